@@ -1,0 +1,260 @@
+#include "bridge/kernel.h"
+
+#include "bridge/fiber_scheduler.h"
+
+#include <ns3/simulator.h>
+
+#include <boost/context/detail/exception.hpp>
+#include <boost/fiber/operations.hpp>
+#include <boost/fiber/protected_fixedsize_stack.hpp>
+
+#include <sstream>
+#include <stdexcept>
+
+namespace uniference {
+
+namespace {
+Kernel* g_current_kernel = nullptr;
+
+std::string format_time(int64_t ns) {
+  std::ostringstream out;
+  out << ns / 1000 << '.' << (ns % 1000) / 100 << (ns % 100) / 10 << ns % 10 << " us";
+  return out.str();
+}
+}  // namespace
+
+void Baton::post() {
+  {
+    std::unique_lock<boost::fibers::mutex> lock(mutex_);
+    posted_ = true;
+  }
+  cv_.notify_one();
+}
+
+void Baton::wait() {
+  std::unique_lock<boost::fibers::mutex> lock(mutex_);
+  cv_.wait(lock, [this] { return posted_; });
+  posted_ = false;
+}
+
+Kernel::Kernel(KernelConfig config) : config_(config) {}
+
+Kernel::~Kernel() {
+  // A kernel that never ran still owns fibers parked at their first instruction.
+  cancel_unfinished();
+}
+
+int Kernel::add_lp(std::unique_ptr<ComputeMeter> meter, std::function<void()> body) {
+  auto lp = std::make_unique<LogicalProcess>();
+  lp->rank = static_cast<int>(lps_.size());
+  lp->stats.rank = lp->rank;
+  lp->meter = std::move(meter);
+  lp->body = std::move(body);
+  lps_.push_back(std::move(lp));
+  return lps_.back()->rank;
+}
+
+Kernel& Kernel::current() {
+  if (g_current_kernel == nullptr) throw std::logic_error("no co-simulation kernel is running");
+  return *g_current_kernel;
+}
+
+LogicalProcess& Kernel::current_lp() {
+  if (running_ == nullptr) throw std::logic_error("called outside a logical process");
+  return *running_;
+}
+
+int64_t Kernel::now_ns() const { return ns3::Simulator::Now().GetNanoSeconds(); }
+
+RunOutcome Kernel::run() {
+  DeterministicScheduler::install_on_this_thread();
+  g_current_kernel = this;
+  kernel_torch_state_ = at::ThreadLocalState();
+
+  // Fibers start parked; the t = 0 events below release them in rank order.
+  for (auto& lp : lps_) {
+    LogicalProcess* raw = lp.get();
+    lp->fiber = boost::fibers::fiber(std::allocator_arg,
+                                     boost::fibers::protected_fixedsize_stack(config_.stack_bytes),
+                                     [this, raw] { lp_main(*raw); });
+    auto& props = lp->fiber.properties<LpProperties>();
+    props.rank = lp->rank;
+  }
+  // LPs run before the kernel's fiber: each reaches its first wait before time starts.
+  boost::this_fiber::yield();
+  for (auto& lp : lps_) schedule_resume(*lp, 0);
+
+  if (!lps_.empty()) ns3::Simulator::Run();
+
+  if (outcome_.status == RunOutcome::Status::kCompleted && finished_ < lp_count()) {
+    // ns-3 ran dry with LPs still waiting: nothing can ever wake them.
+    outcome_.status = RunOutcome::Status::kDeadlock;
+    outcome_.report = deadlock_report();
+  }
+  cancel_unfinished();
+  record_.ranks.clear();
+  for (auto& lp : lps_) {
+    record_.ranks.push_back(lp->stats);
+    record_.total_ns = std::max(record_.total_ns, lp->stats.finish_ns);
+  }
+  g_current_kernel = nullptr;
+  return outcome_;
+}
+
+void Kernel::lp_main(LogicalProcess& lp) {
+  try {
+    lp.baton.wait();  // until the t = 0 resume
+    enter(lp);
+    resume_compute();
+    lp.body();
+    settle_compute();
+  } catch (const LpCancelled&) {
+    // Unwound on purpose after a deadlock or an error elsewhere.
+  } catch (const boost::context::detail::forced_unwind&) {
+    throw;  // Boost.Context unwinds abandoned stacks with this; it must pass.
+  } catch (const std::exception& e) {
+    fail("rank " + std::to_string(lp.rank) + " at t=" + format_time(now_ns()) + ": " + e.what());
+  } catch (...) {
+    fail("rank " + std::to_string(lp.rank) + " at t=" + format_time(now_ns()) +
+         ": unknown exception");
+  }
+  if (lp.meter_open) {
+    lp.meter->end();
+    lp.meter_open = false;
+  }
+  lp.state = LogicalProcess::State::kFinished;
+  lp.stats.finish_ns = lp.cancelled ? lp.stats.finish_ns : now_ns();
+  ++finished_;
+  running_ = nullptr;
+  if (finished_ == lp_count() && !stopping_) ns3::Simulator::Stop();
+  kernel_baton_.post();
+}
+
+void Kernel::park(LogicalProcess& lp) {
+  lp.torch_state = at::ThreadLocalState();
+  running_ = nullptr;
+  kernel_baton_.post();
+  lp.baton.wait();
+  enter(lp);
+}
+
+void Kernel::enter(LogicalProcess& lp) {
+  running_ = &lp;
+  lp.state = LogicalProcess::State::kRunning;
+  at::ThreadLocalState::setThreadLocalState(lp.torch_state);
+  if (lp.cancelled) throw LpCancelled{};
+}
+
+void Kernel::resume(LogicalProcess* lp) {
+  --pending_resumes_;
+  if (stopping_ || lp->state == LogicalProcess::State::kFinished) return;
+  auto& props = lp->fiber.properties<LpProperties>();
+  props.time_ns = now_ns();
+  lp->baton.post();
+  kernel_baton_.wait();
+  at::ThreadLocalState::setThreadLocalState(kernel_torch_state_);
+}
+
+void Kernel::schedule_resume(LogicalProcess& lp, int64_t delay_ns) {
+  lp.state = LogicalProcess::State::kScheduled;
+  ++pending_resumes_;
+  ns3::Simulator::Schedule(ns3::NanoSeconds(delay_ns), &Kernel::resume, this, &lp);
+}
+
+void Kernel::settle_compute() {
+  LogicalProcess& lp = current_lp();
+  if (!lp.meter_open) return;
+  int64_t charged = lp.meter->end();
+  lp.meter_open = false;
+  if (charged <= 0) return;
+  int64_t start = now_ns();
+  lp.stats.compute_ns += charged;
+  record_.spans.push_back(
+      Span{lp.rank, Span::Kind::kCompute, "compute", start, start + charged, 0, -1});
+  schedule_resume(lp, charged);
+  park(lp);
+}
+
+void Kernel::resume_compute() {
+  LogicalProcess& lp = current_lp();
+  if (lp.meter_open) return;
+  lp.meter->begin();
+  lp.meter_open = true;
+}
+
+void Kernel::block(const BlockReason& reason) {
+  LogicalProcess& lp = current_lp();
+  lp.state = LogicalProcess::State::kBlocked;
+  lp.blocked_on = reason;
+  lp.blocked_since_ns = now_ns();
+  request_quiescence_check();
+  park(lp);
+}
+
+void Kernel::advance(int64_t ns) {
+  LogicalProcess& lp = current_lp();
+  schedule_resume(lp, ns);
+  park(lp);
+}
+
+void Kernel::wake(int rank) {
+  LogicalProcess& lp = *lps_.at(static_cast<size_t>(rank));
+  if (lp.state != LogicalProcess::State::kBlocked) return;
+  schedule_resume(lp, 0);
+}
+
+void Kernel::request_quiescence_check() {
+  if (check_scheduled_ || stopping_) return;
+  check_scheduled_ = true;
+  // Scheduled after everything the current event has scheduled for now, so any LP it
+  // woke is already counted when the check runs.
+  ns3::Simulator::ScheduleNow(&Kernel::check_quiescence, this);
+}
+
+void Kernel::check_quiescence() {
+  check_scheduled_ = false;
+  if (stopping_ || finished_ == lp_count() || pending_resumes_ > 0) return;
+  if (in_flight_ && in_flight_() > 0) return;
+  outcome_.status = RunOutcome::Status::kDeadlock;
+  outcome_.report = deadlock_report();
+  stopping_ = true;
+  ns3::Simulator::Stop();
+}
+
+void Kernel::fail(const std::string& message) {
+  if (outcome_.status == RunOutcome::Status::kError) return;  // keep the first error
+  outcome_.status = RunOutcome::Status::kError;
+  outcome_.report = message;
+  stopping_ = true;
+  ns3::Simulator::Stop();
+}
+
+void Kernel::cancel_unfinished() {
+  stopping_ = true;
+  for (auto& lp : lps_) {
+    if (!lp->fiber.joinable()) continue;
+    if (lp->state != LogicalProcess::State::kFinished) {
+      lp->cancelled = true;
+      lp->baton.post();
+      kernel_baton_.wait();
+    }
+    lp->fiber.join();
+  }
+  at::ThreadLocalState::setThreadLocalState(kernel_torch_state_);
+}
+
+std::string Kernel::deadlock_report() const {
+  std::ostringstream out;
+  out << "deadlock at t=" << format_time(now_ns()) << ": every unfinished rank is blocked and "
+      << "no message is in flight\n";
+  for (const auto& lp : lps_) {
+    if (lp->state != LogicalProcess::State::kBlocked) continue;
+    out << "  rank " << lp->rank << ": blocked in " << lp->blocked_on.operation;
+    if (!lp->blocked_on.peer.empty()) out << " (" << lp->blocked_on.peer << ")";
+    if (lp->blocked_on.tag >= 0) out << " tag " << lp->blocked_on.tag;
+    out << " since t=" << format_time(lp->blocked_since_ns) << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace uniference

@@ -1,0 +1,149 @@
+// The co-simulation kernel: logical processes (LPs) as Boost.Fibers, stepped by
+// ns-3 events, on one OS thread (DESIGN.md section 2).
+//
+// ns-3's event queue is the only clock. An LP is resumed by an ns-3 event at time t,
+// runs shard code until its next communication call, and is charged the compute
+// time d it used; it then sleeps to t + d (another ns-3 event) before the call takes
+// effect, so nothing is ever injected into ns-3's past. Blocking waits park the
+// fiber until an ns-3 completion event wakes it. The run ends when every LP has
+// returned; if every LP is blocked and nothing of ours is left in flight, the run
+// ends with a deadlock report instead.
+#pragma once
+
+#include "bridge/run_record.h"
+#include "compute/compute_meter.h"
+
+#include <ATen/ThreadLocalState.h>
+#include <boost/fiber/condition_variable.hpp>
+#include <boost/fiber/fiber.hpp>
+#include <boost/fiber/mutex.hpp>
+
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace uniference {
+
+// What a blocked LP waits for, for deadlock reports.
+struct BlockReason {
+  std::string operation;  // "recv", "all_reduce", ...
+  std::string peer;       // "rank 3", "group 0 {0,1,2,3}", ...
+  int tag = -1;           // point-to-point tag, -1 when none
+};
+
+// A one-shot wake-up between two fibers of the same thread.
+class Baton {
+ public:
+  void post();
+  void wait();
+
+ private:
+  boost::fibers::mutex mutex_;
+  boost::fibers::condition_variable cv_;
+  bool posted_ = false;
+};
+
+struct LogicalProcess {
+  enum class State { kIdle, kScheduled, kRunning, kBlocked, kFinished };
+
+  int rank = 0;
+  State state = State::kIdle;
+  std::unique_ptr<ComputeMeter> meter;
+  bool meter_open = false;
+  std::function<void()> body;
+  boost::fibers::fiber fiber;
+  Baton baton;
+  at::ThreadLocalState torch_state;
+  bool cancelled = false;
+  BlockReason blocked_on;
+  int64_t blocked_since_ns = 0;
+  RankStats stats;
+};
+
+struct KernelConfig {
+  size_t stack_bytes = size_t(1) << 20;  // guarded stack per LP fiber
+};
+
+// How a run ended. Exit codes used by the apps: 0 completed, 1 error, 3 deadlock.
+struct RunOutcome {
+  enum class Status { kCompleted, kDeadlock, kError };
+  Status status = Status::kCompleted;
+  std::string report;  // deadlock report or error message; empty when completed
+  int exit_code() const {
+    return status == Status::kCompleted ? 0 : status == Status::kDeadlock ? 3 : 1;
+  }
+};
+
+// Thrown inside an LP that the kernel unwinds after a deadlock or an error elsewhere.
+// Shard code must let it pass (a catch-all that swallows it keeps the LP alive).
+struct LpCancelled {};
+
+class Kernel {
+ public:
+  explicit Kernel(KernelConfig config = {});
+  ~Kernel();
+  Kernel(const Kernel&) = delete;
+  Kernel& operator=(const Kernel&) = delete;
+
+  // Adds an LP whose shard code is `body`; its rank is the number of LPs before it.
+  int add_lp(std::unique_ptr<ComputeMeter> meter, std::function<void()> body);
+  int lp_count() const { return static_cast<int>(lps_.size()); }
+
+  // Runs ns-3 and the LPs until every LP has returned, a deadlock, or an LP throws.
+  // The caller owns ns-3's lifetime (Simulator::Destroy after reading results).
+  RunOutcome run();
+
+  // ---- Called from LP code (the running LP) ----
+  static Kernel& current();
+  LogicalProcess& current_lp();
+  int64_t now_ns() const;
+  // Ends the running LP's compute segment: charges it and sleeps to t + d.
+  void settle_compute();
+  // Starts the running LP's next compute segment.
+  void resume_compute();
+  // Parks the running LP until wake() is called for it.
+  void block(const BlockReason& reason);
+  // Lets `ns` of simulated time pass for the running LP without charging compute.
+  void advance(int64_t ns);
+
+  // ---- Called from the ns-3 side ----
+  // Makes a blocked LP runnable at the current simulated time.
+  void wake(int rank);
+  // Something of ours may have finished: check for a deadlock once the current
+  // ns-3 event and everything it scheduled for now have run.
+  void request_quiescence_check();
+  // The network layer's count of messages handed to it and not yet delivered.
+  void set_in_flight_probe(std::function<uint64_t()> probe) { in_flight_ = std::move(probe); }
+
+  RunRecord& record() { return record_; }
+  const std::vector<std::unique_ptr<LogicalProcess>>& lps() const { return lps_; }
+
+ private:
+  void schedule_resume(LogicalProcess& lp, int64_t delay_ns);
+  void resume(LogicalProcess* lp);
+  void park(LogicalProcess& lp);
+  void enter(LogicalProcess& lp);
+  void lp_main(LogicalProcess& lp);
+  void check_quiescence();
+  void fail(const std::string& message);
+  void cancel_unfinished();
+  std::string deadlock_report() const;
+
+  KernelConfig config_;
+  std::vector<std::unique_ptr<LogicalProcess>> lps_;
+  LogicalProcess* running_ = nullptr;
+  Baton kernel_baton_;
+  at::ThreadLocalState kernel_torch_state_;
+  std::function<uint64_t()> in_flight_;
+  int finished_ = 0;
+  int pending_resumes_ = 0;
+  bool check_scheduled_ = false;
+  bool stopping_ = false;
+  RunOutcome outcome_;
+  RunRecord record_;
+};
+
+}  // namespace uniference

@@ -1,0 +1,43 @@
+// Comm over ns-3: the backend that turns shard code's communication into packet
+// flows of the exact byte sizes, and charges the compute between calls as simulated
+// time. Shard code cannot tell it from a real backend.
+#pragma once
+
+#include "bridge/sim_world.h"
+#include "compute/comm.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace uniference {
+
+class SimComm : public Comm {
+ public:
+  // The member at `index` of `group` (group 0 is the world).
+  SimComm(SimWorld& world, int group, int index);
+
+  int rank() const override { return index_; }
+  int size() const override { return static_cast<int>(members_.size()); }
+
+  WorkPtr isend(const at::Tensor& tensor, int dst, int tag = 0) override;
+  WorkPtr irecv(at::Tensor& tensor, int src, int tag = 0) override;
+  WorkPtr ibroadcast(at::Tensor& tensor, int root) override;
+  WorkPtr iall_reduce(at::Tensor& tensor, ReduceOp op = ReduceOp::kSum) override;
+  WorkPtr iall_gather(at::Tensor& output, const at::Tensor& input) override;
+  WorkPtr ibarrier() override;
+  std::shared_ptr<Comm> split(const std::vector<int>& ranks) override;
+
+ private:
+  int world_rank(int group_rank, const char* operation) const;
+  WorkPtr collective(const SimWorld::CollectiveArgs& args);
+
+  SimWorld& world_;
+  int group_;
+  int index_;
+  std::vector<int> members_;
+  uint64_t next_collective_ = 0;
+  uint64_t next_split_ = 0;
+};
+
+}  // namespace uniference
