@@ -182,6 +182,20 @@ void Kernel::resume_compute() {
   lp.meter_open = true;
 }
 
+int64_t Kernel::lp_clock() {
+  settle_compute();
+  int64_t now = now_ns();
+  resume_compute();
+  return now;
+}
+
+void Kernel::discard_compute() {
+  LogicalProcess& lp = current_lp();
+  if (lp.meter_open) lp.meter->end();
+  lp.meter->begin();
+  lp.meter_open = true;
+}
+
 void Kernel::block(const BlockReason& reason) {
   LogicalProcess& lp = current_lp();
   lp.state = LogicalProcess::State::kBlocked;

@@ -100,10 +100,15 @@ class Kernel {
   static Kernel& current();
   LogicalProcess& current_lp();
   int64_t now_ns() const;
+  // The running LP's clock: charges its compute so far, then reads simulated time.
+  int64_t lp_clock();
   // Ends the running LP's compute segment: charges it and sleeps to t + d.
   void settle_compute();
   // Starts the running LP's next compute segment.
   void resume_compute();
+  // Ends the running LP's compute segment without charging it and starts a new one:
+  // for set-up work (building weights) that is not part of the simulated workload.
+  void discard_compute();
   // Parks the running LP until wake() is called for it.
   void block(const BlockReason& reason);
   // Lets `ns` of simulated time pass for the running LP without charging compute.

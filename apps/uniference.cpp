@@ -1,0 +1,100 @@
+// uniference: the command-line front end.
+//
+//   uniference run SCENARIO.json [--out DIR] [--quiet]
+//
+// Exit codes: 0 success, 1 runtime error, 2 bad scenario or usage, 3 deadlock.
+#include "apps/report.h"
+#include "apps/run_scenario.h"
+#include "apps/scenario.h"
+
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr int kExitUsage = 2;
+
+const char* kUsage = R"(usage: uniference run SCENARIO.json [--out DIR] [--quiet]
+       uniference --help
+
+Simulates distributed inference of real libtorch shard code over a packet-level ns-3
+network, as described by SCENARIO.json (see docs/scenarios.md for every key).
+
+commands:
+  run SCENARIO.json   check the scenario, run it, print a summary table, and write
+                      results.json and trace.json (Chrome/Perfetto) into the output folder
+
+options:
+  --out DIR           output folder (default: out/<scenario name>); created if missing;
+                      files are replaced atomically, nothing is written for a failed run
+  --quiet             no progress lines on stderr
+  -h, --help          this text
+
+exit codes:
+  0  the run completed
+  1  a runtime error (an exception in shard code, an output that cannot be written)
+  2  a bad scenario (the message names the JSON path) or bad command-line usage
+  3  deadlock: every unfinished rank is blocked and nothing is in flight (the report
+     names each blocked rank, its operation, its peer or group, tag, and since when)
+)";
+
+int usage_error(const std::string& message) {
+  std::cerr << "uniference: " << message << "\n\n" << kUsage;
+  return kExitUsage;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) return usage_error("no command given");
+  if (args[0] == "-h" || args[0] == "--help") {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (args[0] != "run") return usage_error("unknown command '" + args[0] + "'");
+
+  std::string scenario_path, out_dir;
+  bool quiet = false;
+  for (size_t i = 1; i < args.size(); ++i) {
+    if (args[i] == "--out") {
+      if (i + 1 >= args.size()) return usage_error("--out needs a folder");
+      out_dir = args[++i];
+    } else if (args[i] == "--quiet") {
+      quiet = true;
+    } else if (args[i] == "-h" || args[i] == "--help") {
+      std::cout << kUsage;
+      return 0;
+    } else if (!args[i].empty() && args[i][0] == '-') {
+      return usage_error("unknown option '" + args[i] + "'");
+    } else if (scenario_path.empty()) {
+      scenario_path = args[i];
+    } else {
+      return usage_error("more than one scenario given");
+    }
+  }
+  if (scenario_path.empty()) return usage_error("run needs a scenario file");
+
+  try {
+    uniference::Scenario scenario = uniference::load_scenario(scenario_path);
+    if (out_dir.empty()) out_dir = (std::filesystem::path("out") / scenario.name).string();
+    if (!quiet) std::cerr << "uniference: running " << scenario.name << "\n";
+    uniference::ScenarioRun run = uniference::run_scenario(scenario, !quiet);
+    if (run.outcome.status != uniference::RunOutcome::Status::kCompleted) {
+      std::cerr << "uniference: " << run.outcome.report << "\n";
+      return run.outcome.exit_code();
+    }
+    std::cout << uniference::summary_table(scenario, run.record);
+    uniference::write_outputs(scenario, run.record, out_dir);
+    if (!quiet) std::cerr << "uniference: wrote " << out_dir << "\n";
+    return 0;
+  } catch (const uniference::ScenarioError& e) {
+    std::cerr << "uniference: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "uniference: error: " << e.what() << "\n";
+    return 1;
+  }
+}
