@@ -26,7 +26,7 @@ struct Event {
   int64_t dur_ns = -1;  // < 0: no "dur"
   int pid = kRanksPid;
   int tid = 0;
-  uint64_t flow_id = 0;        // 0: no "id"
+  uint64_t flow_id = 0;         // 0: no "id"
   bool bind_enclosing = false;  // "bp": "e"
   json args;                    // null: no "args"
 };
@@ -46,13 +46,16 @@ Event metadata(const char* what, int pid, int tid, json args) {
   return event;
 }
 
-// Within one timestamp: slices before the flow arrows that bind to them, longer slices
-// first so that equal-start slices nest.
+// Order within one timestamp on one track. Viewers bind a flow event to the slice on top
+// of the track's stack when they read it (Perfetto pops a finished slice only when the next
+// one begins), so: a flow's end first, while the slice that waited for it (a recv ending at
+// delivery) is still on top; then the slices that begin, longer first so that equal starts
+// nest; then a flow's start, inside the slice that sends it.
 int phase_order(char phase) {
   switch (phase) {
-    case 'X':
+    case 'f':
       return 0;
-    case 's':
+    case 'X':
       return 1;
     default:
       return 2;
@@ -194,16 +197,18 @@ std::string trace_microseconds(int64_t ns) {
   // Magnitude as unsigned so that INT64_MIN has one too.
   const uint64_t magnitude = ns < 0 ? uint64_t(0) - uint64_t(ns) : uint64_t(ns);
   char text[32];
-  std::snprintf(text, sizeof text, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "",
-                magnitude / 1000, magnitude % 1000);
+  std::snprintf(text, sizeof text, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", magnitude / 1000,
+                magnitude % 1000);
   return text;
 }
 
 json chrome_trace(const RunRecord& record, const std::string& title) {
   json events = json::array();
   for (const Event& event : build_events(record, title)) {
-    json out = {{"name", event.name}, {"ph", std::string(1, event.phase)},
-                {"pid", event.pid},   {"tid", event.tid}};
+    json out = {{"name", event.name},
+                {"ph", std::string(1, event.phase)},
+                {"pid", event.pid},
+                {"tid", event.tid}};
     if (!event.category.empty()) out["cat"] = event.category;
     if (event.phase != 'M') out["ts"] = microseconds(event.ts_ns);
     if (event.dur_ns >= 0) out["dur"] = microseconds(event.dur_ns);

@@ -31,7 +31,7 @@ boost::fibers::context* DeterministicScheduler::pick_next() noexcept {
 bool DeterministicScheduler::has_ready_fibers() const noexcept { return !ready_.empty(); }
 
 void DeterministicScheduler::suspend_until(
-    std::chrono::steady_clock::time_point deadline) noexcept {
+    const std::chrono::steady_clock::time_point& deadline) noexcept {
   std::unique_lock<std::mutex> lock(idle_mutex_);
   if (deadline == std::chrono::steady_clock::time_point::max()) {
     idle_cv_.wait(lock, [this] { return notified_; });

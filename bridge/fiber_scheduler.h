@@ -32,7 +32,7 @@ class DeterministicScheduler
   void awakened(boost::fibers::context* ctx, LpProperties& props) noexcept override;
   boost::fibers::context* pick_next() noexcept override;
   bool has_ready_fibers() const noexcept override;
-  void suspend_until(std::chrono::steady_clock::time_point deadline) noexcept override;
+  void suspend_until(const std::chrono::steady_clock::time_point& deadline) noexcept override;
   void notify() noexcept override;
 
   // Installs the algorithm on the calling thread, once.

@@ -13,8 +13,8 @@ namespace uniference {
 
 namespace {
 // Point-to-point messages of every group share one channel; the cookie names the
-// message. Collectives get channels of their own from the ns-3 module.
-constexpr uint64_t kPointToPointChannel = 0xFFFFFFFF00000001ull;
+// message. Collectives get channels of their own from the ns-3 module (from 2^63 up).
+constexpr uint64_t kPointToPointChannel = 1;
 
 const char* kind_name(SimWorld::CollectiveKind kind) {
   switch (kind) {

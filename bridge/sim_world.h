@@ -8,7 +8,7 @@
 #include "bridge/sim_work.h"
 #include "compute/comm.h"
 
-#include <ns3/collective.h>
+#include <ns3/collective-factory.h>
 #include <ns3/message-transport.h>
 #include <ns3/ptr.h>
 

@@ -1,0 +1,203 @@
+#include "apps/report.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <system_error>
+#include <vector>
+
+#include "apps/atomic_file.h"
+#include "bridge/chrome_trace.h"
+
+namespace uniference {
+
+namespace {
+
+using nlohmann::json;
+
+std::vector<RankStats> ranks_in_order(const RunRecord& record) {
+  std::vector<RankStats> ranks = record.ranks;
+  std::stable_sort(ranks.begin(), ranks.end(),
+                   [](const RankStats& a, const RankStats& b) { return a.rank < b.rank; });
+  return ranks;
+}
+
+// Display width of UTF-8 text: "µ" is two bytes but one column.
+size_t columns(const std::string& text) {
+  size_t count = 0;
+  for (unsigned char c : text) {
+    if ((c & 0xC0) != 0x80) ++count;
+  }
+  return count;
+}
+
+std::string pad_left(const std::string& text, size_t width) {
+  size_t used = columns(text);
+  return used >= width ? text : std::string(width - used, ' ') + text;
+}
+
+std::string pad_right(const std::string& text, size_t width) {
+  size_t used = columns(text);
+  return used >= width ? text : text + std::string(width - used, ' ');
+}
+
+// Share of `part` in `whole` as "61.2%", rounded in integers so the text never depends on
+// floating-point printing.
+std::string percent(int64_t part, int64_t whole) {
+  if (whole <= 0) return "-";
+  const unsigned __int128 scaled = (unsigned __int128)(uint64_t(std::max<int64_t>(0, part))) * 1000;
+  const uint64_t permille = uint64_t((scaled + uint64_t(whole) / 2) / uint64_t(whole));
+  return std::to_string(permille / 10) + "." + std::to_string(permille % 10) + "%";
+}
+
+std::string json_text(const json& value, int indent) {
+  // Names from shard code are not guaranteed UTF-8; an output must still be written.
+  return value.dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace
+
+std::string format_duration(int64_t ns) {
+  const uint64_t magnitude = ns < 0 ? uint64_t(0) - uint64_t(ns) : uint64_t(ns);
+  const char* sign = ns < 0 ? "-" : "";
+  char text[48];
+  if (magnitude < 1000) {
+    std::snprintf(text, sizeof text, "%s%" PRIu64 " ns", sign, magnitude);
+    return text;
+  }
+  struct Unit {
+    uint64_t ns;
+    const char* name;
+  };
+  static const Unit kUnits[] = {{1000, "µs"}, {1000000, "ms"}, {1000000000, "s"}};
+  size_t unit = magnitude >= 1000000000 ? 2 : magnitude >= 1000000 ? 1 : 0;
+  // Thousandths of the unit, rounded half up; move up a unit if rounding reached 1000.
+  auto thousandths = [&](size_t u) {
+    const uint64_t step = kUnits[u].ns / 1000;
+    return magnitude / step + (magnitude % step >= (step + 1) / 2 && step > 1 ? 1 : 0);
+  };
+  uint64_t value = thousandths(unit);
+  if (value >= 1000000 && unit < 2) value = thousandths(++unit);
+  std::snprintf(text, sizeof text, "%s%" PRIu64 ".%03" PRIu64 " %s", sign, value / 1000,
+                value % 1000, kUnits[unit].name);
+  return text;
+}
+
+std::string summary_table(const Scenario& scenario, const RunRecord& record) {
+  const std::vector<RankStats> ranks = ranks_in_order(record);
+  int64_t compute_total = 0;
+  int64_t comm_total = 0;
+  for (const RankStats& stats : ranks) {
+    compute_total += stats.compute_ns;
+    comm_total += stats.comm_wait_ns;
+  }
+  const int64_t tpot = std::llround(record.tpot_ns());
+  const NetworkSpec& network = scenario.network;
+
+  std::string out;
+  out += scenario.name + ": model " + scenario.model.preset + ", " + scenario.parallel.strategy +
+         " " + std::to_string(scenario.parallel.tp) + ", " +
+         std::to_string(scenario.workload.prompt_tokens) + " prompt + " +
+         std::to_string(scenario.workload.new_tokens) + " new tokens, " +
+         compute_mode_name(scenario.compute_mode) + " compute, seed " +
+         std::to_string(scenario.seed) + "\n";
+  out += "network: " + network.topology + ", " + network.link.rate_text + " links, " +
+         network.link.delay_text + " delay, mtu " + std::to_string(network.link.mtu) + ", tcp " +
+         network.transport.tcp_variant + "\n\n";
+
+  const auto line = [&](const std::string& label, const std::string& value) {
+    out += "  " + pad_right(label, 16) + value + "\n";
+  };
+  line("simulated time", format_duration(record.total_ns));
+  line("TTFT", record.token_times_ns.empty() ? "-" : format_duration(record.ttft_ns()));
+  line("TPOT", record.token_times_ns.size() < 2 ? "-" : format_duration(tpot));
+  line("tokens", std::to_string(record.token_times_ns.size()));
+  line("compute / comm", percent(compute_total, compute_total + comm_total) + " / " +
+                             percent(comm_total, compute_total + comm_total) +
+                             " of busy time, all ranks");
+  out += "\n";
+
+  const size_t kWidth = 14;
+  out += "  " + pad_left("rank", 6) + pad_left("compute", kWidth) + pad_left("comm wait", kWidth) +
+         pad_left("bytes sent", kWidth) + pad_left("finish", kWidth) + "\n";
+  for (const RankStats& stats : ranks) {
+    out += "  " + pad_left(std::to_string(stats.rank), 6) +
+           pad_left(format_duration(stats.compute_ns), kWidth) +
+           pad_left(format_duration(stats.comm_wait_ns), kWidth) +
+           pad_left(std::to_string(stats.bytes_sent), kWidth) +
+           pad_left(format_duration(stats.finish_ns), kWidth) + "\n";
+  }
+  return out;
+}
+
+json results_json(const Scenario& scenario, const RunRecord& record) {
+  const NetworkSpec& network = scenario.network;
+  json setup = {
+      {"model", scenario.model.preset},
+      {"strategy", scenario.parallel.strategy},
+      {"tp", scenario.parallel.tp},
+      {"prompt_tokens", scenario.workload.prompt_tokens},
+      {"new_tokens", scenario.workload.new_tokens},
+      {"device_profile", scenario.devices.profile},
+      {"topology", network.topology},
+      {"link_rate_bps", network.link.rate_bps},
+      {"link_delay_ns", network.link.delay_ns},
+      {"mtu", network.link.mtu},
+      {"tcp_variant", network.transport.tcp_variant},
+      {"segment_size", network.transport.segment_size},
+  };
+
+  json ranks = json::array();
+  uint64_t bytes_total = 0;
+  for (const RankStats& stats : ranks_in_order(record)) {
+    ranks.push_back({{"rank", stats.rank},
+                     {"compute_ns", stats.compute_ns},
+                     {"comm_wait_ns", stats.comm_wait_ns},
+                     {"bytes_sent", stats.bytes_sent},
+                     {"finish_ns", stats.finish_ns}});
+    bytes_total += stats.bytes_sent;
+  }
+
+  return {
+      {"format", kResultsFormat},
+      {"format_version", kResultsFormatVersion},
+      {"scenario", scenario.name},
+      {"seed", scenario.seed},
+      {"compute_mode", compute_mode_name(scenario.compute_mode)},
+      {"setup", std::move(setup)},
+      {"total_ns", record.total_ns},
+      {"ttft_ns", record.ttft_ns()},
+      {"tpot_ns", record.tpot_ns()},
+      {"tokens", record.tokens},
+      {"token_times_ns", record.token_times_ns},
+      {"messages", record.messages.size()},
+      {"bytes_sent", bytes_total},
+      {"ranks", std::move(ranks)},
+  };
+}
+
+void write_outputs(const Scenario& scenario, const RunRecord& record, const std::string& out_dir) {
+  // Render first: a failure here must not leave one file of the pair written.
+  std::string results_text;
+  std::string trace_text;
+  if (scenario.outputs.results) results_text = json_text(results_json(scenario, record), 2) + "\n";
+  if (scenario.outputs.trace) trace_text = chrome_trace_text(record, scenario.name);
+  if (!scenario.outputs.results && !scenario.outputs.trace) return;
+
+  std::error_code error;
+  std::filesystem::create_directories(out_dir, error);
+  if (error) {
+    throw OutputError("cannot create output directory " + out_dir + ": " + error.message());
+  }
+  const std::filesystem::path dir(out_dir);
+  if (scenario.outputs.results) {
+    write_file_atomically((dir / "results.json").string(), results_text);
+  }
+  if (scenario.outputs.trace) {
+    write_file_atomically((dir / "trace.json").string(), trace_text);
+  }
+}
+
+}  // namespace uniference

@@ -1,0 +1,39 @@
+// What a run tells its user: a summary table on stdout, results.json for scripts and
+// trace.json for Perfetto (DESIGN.md section 6). All three are functions of the Scenario
+// and the RunRecord alone: equal inputs give byte-identical outputs (no wall-clock times,
+// host names or paths inside), so two runs can be compared with diff.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "apps/scenario.h"
+#include "bridge/run_record.h"
+
+namespace uniference {
+
+// Format tag and version of results.json; the version changes when a key changes meaning
+// or disappears (adding keys does not change it).
+inline constexpr const char* kResultsFormat = "uniference-results";
+inline constexpr int kResultsFormatVersion = 1;
+
+// Human-readable summary: total simulated time, TTFT, TPOT, tokens, compute vs
+// communication split, and one line per rank (compute, communication wait, bytes sent,
+// finish). Ends with a newline.
+std::string summary_table(const Scenario& scenario, const RunRecord& record);
+
+// Machine-readable results. Times are integer nanoseconds ("*_ns"), except tpot_ns, a mean.
+// docs/scenarios.md lists the keys.
+nlohmann::json results_json(const Scenario& scenario, const RunRecord& record);
+
+// Creates out_dir if needed and writes results.json and trace.json into it, each if the
+// scenario's outputs ask for it, each atomically (apps/atomic_file.h). Both are rendered
+// before either is written. Throws OutputError naming the path that failed.
+void write_outputs(const Scenario& scenario, const RunRecord& record, const std::string& out_dir);
+
+// Durations for people: "850 ns", "12.345 µs", "1.500 ms", "2.000 s" (three decimals,
+// rounded to the nearest unit / 1000, computed from the integer).
+std::string format_duration(int64_t ns);
+
+}  // namespace uniference

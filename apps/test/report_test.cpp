@@ -1,0 +1,171 @@
+// Reports: results.json values checked against numbers the test computes itself, the
+// summary's units, and byte-identical output files.
+#include "apps/report.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "apps/atomic_file.h"
+#include "apps/test/test_dir.h"
+
+namespace uniference {
+namespace {
+
+using nlohmann::json;
+
+Scenario small_scenario() {
+  json document = {
+      {"name", "report-test"},
+      {"seed", 7},
+      {"model", {{"preset", "tiny"}}},
+      {"parallel", {{"strategy", "tp"}, {"tp", 2}}},
+      {"workload", {{"prompt_tokens", 4}, {"new_tokens", 4}}},
+      {"network", {{"topology", "star"}, {"link", {{"rate", "1Gbps"}, {"delay", "50us"}}}}}};
+  return parse_scenario(document, "report-test.json");
+}
+
+RunRecord small_record() {
+  RunRecord record;
+  record.total_ns = 2100000;
+  record.token_times_ns = {1000000, 1250000, 1500000, 1760000};
+  record.tokens = {17, 3, 99, 42};
+  // Ranks out of order on purpose: reports sort them.
+  record.ranks = {{1, 900000, 1150000, 4096, 2100000}, {0, 1200000, 800000, 8192, 2050000}};
+  record.spans = {{0, Span::Kind::kCompute, "compute", 0, 500000, 0, -1},
+                  {0, Span::Kind::kComm, "all_reduce", 500000, 600000, 8192, -1}};
+  record.messages = {{0, 1, 8192, 500000, 560000, "all_reduce"},
+                     {1, 0, 4096, 500000, 580000, "all_reduce"}};
+  return record;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST(Report, ResultsJsonHasTheRecordsNumbers) {
+  const RunRecord record = small_record();
+  const json results = results_json(small_scenario(), record);
+
+  const std::vector<int64_t>& times = record.token_times_ns;
+  const int64_t expected_ttft = times[0];
+  const double expected_tpot = double(times[3] - times[0]) / 3.0;  // (1760000-1000000)/3
+
+  EXPECT_EQ(results["format"], "uniference-results");
+  EXPECT_EQ(results["format_version"], 1);
+  EXPECT_EQ(results["scenario"], "report-test");
+  EXPECT_EQ(results["seed"], 7);
+  EXPECT_EQ(results["compute_mode"], "modeled");
+  EXPECT_EQ(results["total_ns"], 2100000);
+  EXPECT_TRUE(results["total_ns"].is_number_integer());
+  EXPECT_EQ(results["ttft_ns"], expected_ttft);
+  EXPECT_TRUE(results["ttft_ns"].is_number_integer());
+  EXPECT_DOUBLE_EQ(results["tpot_ns"].get<double>(), expected_tpot);
+  EXPECT_EQ(results["tokens"], json::array({17, 3, 99, 42}));
+  EXPECT_EQ(results["token_times_ns"], json::array({1000000, 1250000, 1500000, 1760000}));
+  EXPECT_EQ(results["messages"], 2);
+  EXPECT_EQ(results["bytes_sent"], 8192 + 4096);
+  EXPECT_EQ(results["setup"]["link_rate_bps"], 1000000000);
+  EXPECT_EQ(results["setup"]["link_delay_ns"], 50000);
+  EXPECT_EQ(results["setup"]["tp"], 2);
+
+  ASSERT_EQ(results["ranks"].size(), 2u);
+  EXPECT_EQ(results["ranks"][0], json({{"rank", 0},
+                                       {"compute_ns", 1200000},
+                                       {"comm_wait_ns", 800000},
+                                       {"bytes_sent", 8192},
+                                       {"finish_ns", 2050000}}));
+  EXPECT_EQ(results["ranks"][1]["rank"], 1);
+}
+
+TEST(Report, NoTokensGiveZeroLatencies) {
+  RunRecord record;
+  const json results = results_json(small_scenario(), record);
+  EXPECT_EQ(results["ttft_ns"], 0);
+  EXPECT_EQ(results["tpot_ns"], 0.0);
+  EXPECT_EQ(results["tokens"], json::array());
+  EXPECT_EQ(results["ranks"], json::array());
+}
+
+TEST(Report, DurationsInReadableUnits) {
+  EXPECT_EQ(format_duration(0), "0 ns");
+  EXPECT_EQ(format_duration(999), "999 ns");
+  EXPECT_EQ(format_duration(1000), "1.000 µs");
+  EXPECT_EQ(format_duration(50000), "50.000 µs");
+  EXPECT_EQ(format_duration(999999), "999.999 µs");
+  EXPECT_EQ(format_duration(1000000), "1.000 ms");
+  EXPECT_EQ(format_duration(1234567), "1.235 ms");  // rounded half up
+  EXPECT_EQ(format_duration(1234499), "1.234 ms");
+  EXPECT_EQ(format_duration(999999700), "1.000 s");  // rounding carries into the next unit
+  EXPECT_EQ(format_duration(2500000000), "2.500 s");
+  EXPECT_EQ(format_duration(3600000000000), "3600.000 s");
+  EXPECT_EQ(format_duration(-1500), "-1.500 µs");
+}
+
+TEST(Report, SummaryTableShowsLatenciesAndRanks) {
+  const std::string table = summary_table(small_scenario(), small_record());
+  EXPECT_NE(table.find("simulated time  2.100 ms\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("TTFT            1.000 ms\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("TPOT            253.333 µs\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("tokens          4\n"), std::string::npos) << table;
+  // compute 2100000 of 4050000 busy ns: 51.85...% -> 51.9%
+  EXPECT_NE(table.find("51.9% / 48.1%"), std::string::npos) << table;
+  EXPECT_NE(table.find("1Gbps links, 50us delay"), std::string::npos) << table;
+  // Rank rows in rank order, columns aligned although "µs" is two bytes.
+  const size_t row0 = table.find("       0      1.200 ms");
+  const size_t row1 = table.find("       1    900.000 µs");
+  ASSERT_NE(row0, std::string::npos) << table;
+  ASSERT_NE(row1, std::string::npos) << table;
+  EXPECT_LT(row0, row1);
+  EXPECT_EQ(table.back(), '\n');
+}
+
+TEST(Report, WriteOutputsIsDeterministicAndAtomic) {
+  TestDir dir;
+  const Scenario scenario = small_scenario();
+  const RunRecord record = small_record();
+  write_outputs(scenario, record, dir / "a/nested");
+  write_outputs(scenario, record, dir / "b");
+  for (const char* name : {"results.json", "trace.json"}) {
+    const std::string first = read_file(dir / (std::string("a/nested/") + name));
+    EXPECT_FALSE(first.empty()) << name;
+    EXPECT_EQ(first, read_file(dir / (std::string("b/") + name))) << name;
+    json parsed;
+    EXPECT_NO_THROW(parsed = json::parse(first)) << name;
+  }
+  EXPECT_EQ(json::parse(read_file(dir / "a/nested/results.json")), results_json(scenario, record));
+  std::set<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path() / "b")) {
+    names.insert(entry.path().filename().string());
+  }
+  EXPECT_EQ(names, (std::set<std::string>{"results.json", "trace.json"}));
+}
+
+TEST(Report, WriteOutputsHonoursTheOutputSwitches) {
+  TestDir dir;
+  Scenario scenario = small_scenario();
+  scenario.outputs.trace = false;
+  write_outputs(scenario, small_record(), dir / "only-results");
+  EXPECT_TRUE(std::filesystem::exists(dir / "only-results/results.json"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "only-results/trace.json"));
+}
+
+TEST(Report, WriteOutputsNamesAnUnusableFolder) {
+  TestDir dir;
+  write_file_atomically(dir / "file", "x");
+  try {
+    write_outputs(small_scenario(), small_record(), dir / "file/out");
+    FAIL() << "no error";
+  } catch (const OutputError& error) {
+    EXPECT_NE(std::string(error.what()).find("file/out"), std::string::npos) << error.what();
+  }
+  EXPECT_EQ(dir.entries(), std::set<std::string>{"file"});
+}
+
+}  // namespace
+}  // namespace uniference

@@ -1,0 +1,385 @@
+// The scenario format: the shipped quickstart, every kind of bad input (each must name the
+// exact JSON pointer), defaults, and agreement with scenarios/schema.json.
+#include "apps/scenario.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace uniference {
+namespace {
+
+using nlohmann::json;
+
+const std::string kScenariosDir = UNIFERENCE_SCENARIOS_DIR;
+
+json read_json(const std::string& path) {
+  std::ifstream in(path);
+  EXPECT_TRUE(in) << path;
+  return json::parse(in);
+}
+
+json quickstart() { return read_json(kScenariosDir + "/quickstart.json"); }
+
+// Only the keys the format requires.
+json minimal() {
+  return {{"model", {{"preset", "tiny"}}},
+          {"parallel", {{"strategy", "tp"}, {"tp", 2}}},
+          {"workload", {{"prompt_tokens", 4}, {"new_tokens", 2}}},
+          {"network", {{"topology", "star"}, {"link", {{"rate", "10Gbps"}, {"delay", "1us"}}}}}};
+}
+
+// Parses `document` expecting a ScenarioError at `pointer`; returns it for more checks.
+ScenarioError expect_error(const json& document, const std::string& pointer) {
+  try {
+    parse_scenario(document, "quickstart.json");
+  } catch (const ScenarioError& error) {
+    EXPECT_EQ(error.pointer(), pointer) << error.what();
+    EXPECT_NE(std::string(error.what()).find(": " + pointer + ": "), std::string::npos)
+        << error.what();
+    return error;
+  }
+  ADD_FAILURE() << "no ScenarioError for " << pointer;
+  return ScenarioError("", "", "");
+}
+
+json with(json document, const std::string& pointer, const json& value) {
+  document[json::json_pointer(pointer)] = value;
+  return document;
+}
+
+json without(json document, const std::string& pointer) {
+  json::json_pointer target(pointer);
+  document[target.parent_pointer()].erase(target.back());
+  return document;
+}
+
+ScenarioError expect_text_error(const std::string& text) {
+  try {
+    parse_scenario_text(text, "bad.json");
+  } catch (const ScenarioError& error) {
+    return error;
+  }
+  ADD_FAILURE() << "no ScenarioError for " << text;
+  return ScenarioError("", "", "");
+}
+
+TEST(Scenario, QuickstartParsesToItsValues) {
+  const Scenario s = load_scenario(kScenariosDir + "/quickstart.json");
+  EXPECT_EQ(s.name, "quickstart");
+  EXPECT_EQ(s.seed, 42u);
+  EXPECT_EQ(s.model.preset, "tiny");
+  EXPECT_EQ(s.parallel.strategy, "tp");
+  EXPECT_EQ(s.parallel.tp, 4);
+  EXPECT_EQ(s.workload.prompt_tokens, 16);
+  EXPECT_EQ(s.workload.new_tokens, 8);
+  EXPECT_EQ(s.devices.profile, "cpu");
+  EXPECT_EQ(s.devices.slowdown, 1.0);
+  EXPECT_EQ(s.devices.efficiency, 1.0);
+  EXPECT_EQ(s.compute_mode, ComputeMode::kModeled);
+  EXPECT_EQ(s.network.topology, "star");
+  EXPECT_EQ(s.network.link.rate_text, "1Gbps");
+  EXPECT_EQ(s.network.link.rate_bps, 1000000000u);
+  EXPECT_EQ(s.network.link.delay_text, "50us");
+  EXPECT_EQ(s.network.link.delay_ns, 50000);
+  EXPECT_EQ(s.network.link.mtu, 1500u);
+  EXPECT_EQ(s.network.transport.tcp_variant, "cubic");
+  EXPECT_EQ(s.network.transport.tcp_type_id, "ns3::TcpCubic");
+  EXPECT_EQ(s.network.transport.segment_size, 1448u);
+  EXPECT_EQ(s.network.transport.snd_buf, 131072u);
+  EXPECT_EQ(s.network.transport.rcv_buf, 131072u);
+  EXPECT_TRUE(s.outputs.trace);
+  EXPECT_TRUE(s.outputs.results);
+}
+
+TEST(Scenario, DefaultsForOptionalKeys) {
+  const Scenario s = parse_scenario(minimal(), "sweeps/tp2-small.json");
+  EXPECT_EQ(s.name, "tp2-small");  // the file stem
+  EXPECT_EQ(s.source, "sweeps/tp2-small.json");
+  EXPECT_EQ(s.seed, 1u);
+  EXPECT_EQ(s.devices.profile, "cpu");
+  EXPECT_EQ(s.devices.slowdown, 1.0);
+  EXPECT_EQ(s.devices.efficiency, 1.0);
+  EXPECT_EQ(s.compute_mode, ComputeMode::kModeled);
+  EXPECT_EQ(s.network.link.mtu, 1500u);
+  EXPECT_EQ(s.network.transport.tcp_variant, "cubic");
+  EXPECT_EQ(s.network.transport.tcp_type_id, "ns3::TcpCubic");
+  EXPECT_EQ(s.network.transport.segment_size, 1448u);
+  EXPECT_EQ(s.network.transport.snd_buf, 131072u);
+  EXPECT_EQ(s.network.transport.rcv_buf, 131072u);
+  EXPECT_TRUE(s.outputs.trace);
+  EXPECT_TRUE(s.outputs.results);
+}
+
+TEST(Scenario, DefaultSegmentSizeFillsTheMtu) {
+  const Scenario jumbo = parse_scenario(with(minimal(), "/network/link/mtu", 9000), "j.json");
+  EXPECT_EQ(jumbo.network.transport.segment_size, 9000u - 52u);
+  const Scenario small = parse_scenario(with(minimal(), "/network/link/mtu", 576), "s.json");
+  EXPECT_EQ(small.network.transport.segment_size, 576u - 52u);
+}
+
+TEST(Scenario, WrongTypeNamesPathExpectedAndFound) {
+  ScenarioError e =
+      expect_error(with(quickstart(), "/workload/new_tokens", "eight"), "/workload/new_tokens");
+  EXPECT_STREQ(
+      e.what(),
+      "quickstart.json: /workload/new_tokens: expected a positive integer, found \"eight\"");
+  EXPECT_EQ(e.source(), "quickstart.json");
+
+  expect_error(with(quickstart(), "/workload/prompt_tokens", 0), "/workload/prompt_tokens");
+  expect_error(with(quickstart(), "/workload/prompt_tokens", 16.0), "/workload/prompt_tokens");
+  expect_error(with(quickstart(), "/parallel/tp", -4), "/parallel/tp");
+  expect_error(with(quickstart(), "/seed", -1), "/seed");
+  expect_error(with(quickstart(), "/seed", "42"), "/seed");
+  expect_error(with(quickstart(), "/seed", 1.5), "/seed");
+  expect_error(with(quickstart(), "/name", ""), "/name");
+  expect_error(with(quickstart(), "/name", "../elsewhere"), "/name");
+  expect_error(with(quickstart(), "/name", ".."), "/name");
+  expect_error(with(quickstart(), "/name", "a\\b"), "/name");
+  expect_error(with(quickstart(), "/name", "tab\there"), "/name");
+  EXPECT_EQ(parse_scenario(with(quickstart(), "/name", "TP 4 on a 1 Gbit star"), "q.json").name,
+            "TP 4 on a 1 Gbit star");
+  expect_error(with(quickstart(), "/model", "tiny"), "/model");
+  expect_error(with(quickstart(), "/devices/slowdown", 0), "/devices/slowdown");
+  expect_error(with(quickstart(), "/devices/slowdown", "fast"), "/devices/slowdown");
+  expect_error(with(quickstart(), "/devices/efficiency", 1.5), "/devices/efficiency");
+  expect_error(with(quickstart(), "/devices/efficiency", 0), "/devices/efficiency");
+  expect_error(with(quickstart(), "/devices/profile", 3), "/devices/profile");
+  expect_error(with(quickstart(), "/outputs/trace", "yes"), "/outputs/trace");
+  expect_error(with(quickstart(), "/network/transport", json::array()), "/network/transport");
+  expect_error(with(quickstart(), "/network/transport/snd_buf", 0), "/network/transport/snd_buf");
+  expect_error(with(quickstart(), "/network/link/mtu", 500), "/network/link/mtu");
+  expect_error(with(quickstart(), "/network/link/mtu", 9001), "/network/link/mtu");
+
+  e = expect_error(with(quickstart(), "/network", json::array({1, 2})), "/network");
+  EXPECT_EQ(e.detail(), "expected an object, found an array");
+}
+
+TEST(Scenario, ChoicesAreChecked) {
+  ScenarioError e = expect_error(with(quickstart(), "/model/preset", "70b"), "/model/preset");
+  EXPECT_EQ(e.detail(), "expected one of \"tiny\", \"1b\" or \"8b\", found \"70b\"");
+  expect_error(with(quickstart(), "/parallel/strategy", "pp"), "/parallel/strategy");
+  expect_error(with(quickstart(), "/compute/mode", "replay"), "/compute/mode");
+  expect_error(with(quickstart(), "/network/topology", "ring"), "/network/topology");
+  e = expect_error(with(quickstart(), "/network/transport/tcp_variant", "Cubic"),
+                   "/network/transport/tcp_variant");
+  EXPECT_NE(e.detail().find("did you mean \"cubic\"?"), std::string::npos) << e.what();
+  expect_error(with(quickstart(), "/network/transport/tcp_variant", "reno"),
+               "/network/transport/tcp_variant");
+  // A long value is cut in the message, outside its quotes.
+  e = expect_error(with(quickstart(), "/model/preset", std::string(100, 'x')), "/model/preset");
+  EXPECT_NE(e.detail().find("found \"" + std::string(56, 'x') + "\"..."), std::string::npos)
+      << e.what();
+}
+
+TEST(Scenario, UnknownKeysAreErrors) {
+  ScenarioError e =
+      expect_error(with(quickstart(), "/network/lnk", json::object()), "/network/lnk");
+  EXPECT_EQ(e.detail(),
+            "unknown key (did you mean \"link\"?); known keys here: topology, link, transport");
+  expect_error(with(quickstart(), "/modle", json::object()), "/modle");
+  expect_error(with(quickstart(), "/network/link/latency", "1ms"), "/network/link/latency");
+  expect_error(with(quickstart(), "/outputs/pcap", true), "/outputs/pcap");
+  // RFC 6901 escapes keep the pointer unambiguous.
+  expect_error(with(quickstart(), "/a~1b~0c", 1), "/a~1b~0c");
+}
+
+TEST(Scenario, MissingRequiredKeysAreErrors) {
+  ScenarioError e =
+      expect_error(without(quickstart(), "/workload/new_tokens"), "/workload/new_tokens");
+  EXPECT_EQ(e.detail(), "missing required key; expected a positive integer");
+  expect_error(without(quickstart(), "/model"), "/model");
+  expect_error(without(quickstart(), "/model/preset"), "/model/preset");
+  expect_error(without(quickstart(), "/parallel/tp"), "/parallel/tp");
+  expect_error(without(quickstart(), "/parallel/strategy"), "/parallel/strategy");
+  expect_error(without(quickstart(), "/workload"), "/workload");
+  expect_error(without(quickstart(), "/network"), "/network");
+  expect_error(without(quickstart(), "/network/topology"), "/network/topology");
+  expect_error(without(quickstart(), "/network/link"), "/network/link");
+  expect_error(without(quickstart(), "/network/link/rate"), "/network/link/rate");
+  expect_error(without(quickstart(), "/network/link/delay"), "/network/link/delay");
+}
+
+TEST(Scenario, BadRatesAreErrors) {
+  for (const char* rate :
+       {"1 Gbps", "1Gbit", "fast", "1gbps", "Gbps", "", "-1Gbps", "1e9bps", "1.Gbps", " 1Gbps"}) {
+    ScenarioError e =
+        expect_error(with(quickstart(), "/network/link/rate", rate), "/network/link/rate");
+    EXPECT_NE(e.detail().find("expected a data rate such as"), std::string::npos) << e.what();
+  }
+  ScenarioError e =
+      expect_error(with(quickstart(), "/network/link/rate", "0Gbps"), "/network/link/rate");
+  EXPECT_EQ(e.detail(), "expected a positive data rate, found \"0Gbps\"");
+  e = expect_error(with(quickstart(), "/network/link/rate", "1.5bps"), "/network/link/rate");
+  EXPECT_EQ(e.detail(), "expected a whole number of bits per second, found \"1.5bps\"");
+  expect_error(with(quickstart(), "/network/link/rate", "99999999999Tbps"), "/network/link/rate");
+  expect_error(with(quickstart(), "/network/link/rate", 1000000000), "/network/link/rate");
+}
+
+TEST(Scenario, BadDelaysAreErrors) {
+  for (const char* delay : {"50", "50 us", "50sec", "50µs", "fifty us", "-5us", "1min"}) {
+    ScenarioError e =
+        expect_error(with(quickstart(), "/network/link/delay", delay), "/network/link/delay");
+    EXPECT_NE(e.detail().find("expected a duration with a unit such as"), std::string::npos)
+        << e.what();
+  }
+  ScenarioError e =
+      expect_error(with(quickstart(), "/network/link/delay", "0ms"), "/network/link/delay");
+  EXPECT_EQ(e.detail(), "expected a positive duration, found \"0ms\"");
+  expect_error(with(quickstart(), "/network/link/delay", "0.5ns"), "/network/link/delay");
+  expect_error(with(quickstart(), "/network/link/delay", 50), "/network/link/delay");
+}
+
+TEST(Scenario, SegmentSizeMustFitTheMtu) {
+  ScenarioError e = expect_error(with(quickstart(), "/network/transport/segment_size", 1460),
+                                 "/network/transport/segment_size");
+  EXPECT_NE(e.detail().find("expected at most 1448"), std::string::npos) << e.what();
+  EXPECT_NE(e.detail().find("/network/link/mtu 1500"), std::string::npos) << e.what();
+  EXPECT_NE(e.detail().find("found 1460"), std::string::npos) << e.what();
+
+  json jumbo = with(quickstart(), "/network/link/mtu", 9000);
+  EXPECT_EQ(parse_scenario(with(jumbo, "/network/transport/segment_size", 8948), "q.json")
+                .network.transport.segment_size,
+            8948u);
+  expect_error(with(jumbo, "/network/transport/segment_size", 8949),
+               "/network/transport/segment_size");
+}
+
+TEST(Scenario, TcpVariantsMapToNs3TypeNames) {
+  EXPECT_EQ(tcp_type_id_for("newreno"), "ns3::TcpNewReno");
+  EXPECT_EQ(tcp_type_id_for("cubic"), "ns3::TcpCubic");
+  EXPECT_EQ(tcp_type_id_for("bbr"), "ns3::TcpBbr");
+  EXPECT_EQ(tcp_type_id_for("linuxreno"), "ns3::TcpLinuxReno");
+  EXPECT_EQ(tcp_type_id_for("highspeed"), "ns3::TcpHighSpeed");
+  EXPECT_EQ(tcp_type_id_for("dctcp"), "ns3::TcpDctcp");
+  EXPECT_EQ(tcp_type_id_for("reno"), "");
+  const Scenario s =
+      parse_scenario(with(quickstart(), "/network/transport/tcp_variant", "bbr"), "q.json");
+  EXPECT_EQ(s.network.transport.tcp_type_id, "ns3::TcpBbr");
+}
+
+TEST(Scenario, InvalidJsonSyntaxHasLineAndColumn) {
+  ScenarioError e = expect_text_error("{\n  \"seed\": 42,\n  \"model\": ,\n}\n");
+  EXPECT_EQ(e.line(), 3u);
+  EXPECT_EQ(e.column(), 12u);  // the ','
+  EXPECT_EQ(e.pointer(), "");
+  EXPECT_EQ(std::string(e.what()).rfind("bad.json:3:12: invalid JSON: ", 0), 0u) << e.what();
+
+  e = expect_text_error("");
+  EXPECT_EQ(e.line(), 1u);
+  EXPECT_EQ(e.column(), 1u);
+
+  e = expect_text_error("{\"seed\": 1}\n{");
+  EXPECT_EQ(e.line(), 2u);
+
+  e = expect_text_error("{\"seed\": 1,}");
+  EXPECT_EQ(e.line(), 1u);
+  EXPECT_NE(std::string(e.what()).find("invalid JSON"), std::string::npos) << e.what();
+}
+
+TEST(Scenario, DuplicateKeysAreErrors) {
+  ScenarioError e = expect_text_error("{\"seed\": 1, \"seed\": 2}");
+  EXPECT_EQ(e.pointer(), "/seed");
+  e = expect_text_error(
+      "{\"network\": {\"link\": {\"rate\": \"1Gbps\", \"delay\": \"1us\", \"rate\": \"2Gbps\"}}}");
+  EXPECT_EQ(e.pointer(), "/network/link/rate");
+  // Equal keys in different objects are not duplicates.
+  json document = minimal();
+  document["devices"] = {{"profile", "cpu"}};
+  document["compute"] = {{"mode", "modeled"}};
+  EXPECT_NO_THROW(parse_scenario_text(document.dump(), "ok.json"));
+}
+
+TEST(Scenario, TopLevelMustBeAnObject) {
+  ScenarioError e = expect_text_error("[1, 2]");
+  EXPECT_EQ(e.pointer(), "");
+  EXPECT_STREQ(e.what(), "bad.json: expected a JSON object at the top level, found an array");
+}
+
+TEST(Scenario, UnreadableFileNamesThePath) {
+  try {
+    load_scenario(kScenariosDir + "/no-such-scenario.json");
+    FAIL() << "no error";
+  } catch (const ScenarioError& error) {
+    EXPECT_NE(std::string(error.what()).find("no-such-scenario.json"), std::string::npos);
+    EXPECT_NE(error.detail().find("cannot read"), std::string::npos);
+  }
+  EXPECT_THROW(load_scenario(kScenariosDir), ScenarioError);
+}
+
+// ---- Agreement with scenarios/schema.json ------------------------------------------------
+
+// The keys the parser accepts at `pointer`, read back from its unknown-key message.
+std::set<std::string> parser_keys_at(const std::string& pointer) {
+  json document = quickstart();
+  ScenarioError e =
+      expect_error(with(document, pointer + "/zz_not_a_key", 1), pointer + "/zz_not_a_key");
+  const std::string marker = "known keys here: ";
+  std::string list = e.detail().substr(e.detail().find(marker) + marker.size());
+  std::set<std::string> keys;
+  std::stringstream stream(list);
+  std::string key;
+  while (std::getline(stream, key, ',')) keys.insert(key.substr(key.find_first_not_of(' ')));
+  return keys;
+}
+
+void compare_objects(const json& schema, const std::string& pointer) {
+  SCOPED_TRACE("schema object at \"" + pointer + "\"");
+  ASSERT_EQ(schema.value("additionalProperties", true), false);
+  std::set<std::string> schema_keys;
+  for (const auto& item : schema["properties"].items()) {
+    schema_keys.insert(item.key());
+    if (item.value().contains("properties")) {
+      compare_objects(item.value(), pointer + "/" + item.key());
+    }
+  }
+  EXPECT_EQ(parser_keys_at(pointer), schema_keys);
+  // What the schema calls required, the parser requires.
+  for (const json& required : schema.value("required", json::array())) {
+    expect_error(without(quickstart(), pointer + "/" + required.get<std::string>()),
+                 pointer + "/" + required.get<std::string>());
+  }
+}
+
+TEST(ScenarioSchema, KnowsExactlyTheParsersKeys) {
+  compare_objects(read_json(kScenariosDir + "/schema.json"), "");
+}
+
+TEST(ScenarioSchema, EnumsAndDefaultsMatchTheParser) {
+  const json schema = read_json(kScenariosDir + "/schema.json");
+  const json& props = schema["properties"];
+  for (const json& preset : props["model"]["properties"]["preset"]["enum"]) {
+    EXPECT_NO_THROW(parse_scenario(with(minimal(), "/model/preset", preset), "m.json")) << preset;
+  }
+  const json& transport = props["network"]["properties"]["transport"]["properties"];
+  for (const json& variant : transport["tcp_variant"]["enum"]) {
+    EXPECT_NE(tcp_type_id_for(variant.get<std::string>()), "") << variant;
+  }
+  for (const json& mode : props["compute"]["properties"]["mode"]["enum"]) {
+    EXPECT_NO_THROW(parse_scenario(with(minimal(), "/compute/mode", mode), "m.json")) << mode;
+  }
+
+  const Scenario d = parse_scenario(minimal(), "m.json");
+  EXPECT_EQ(props["seed"]["default"], d.seed);
+  const json& devices = props["devices"]["properties"];
+  EXPECT_EQ(devices["profile"]["default"], d.devices.profile);
+  EXPECT_EQ(devices["slowdown"]["default"], d.devices.slowdown);
+  EXPECT_EQ(devices["efficiency"]["default"], d.devices.efficiency);
+  EXPECT_EQ(props["compute"]["properties"]["mode"]["default"], compute_mode_name(d.compute_mode));
+  const json& link = props["network"]["properties"]["link"]["properties"];
+  EXPECT_EQ(link["mtu"]["default"], d.network.link.mtu);
+  EXPECT_EQ(transport["tcp_variant"]["default"], d.network.transport.tcp_variant);
+  EXPECT_EQ(transport["segment_size"]["default"], d.network.transport.segment_size);
+  EXPECT_EQ(transport["snd_buf"]["default"], d.network.transport.snd_buf);
+  EXPECT_EQ(transport["rcv_buf"]["default"], d.network.transport.rcv_buf);
+  const json& outputs = props["outputs"]["properties"];
+  EXPECT_EQ(outputs["trace"]["default"], d.outputs.trace);
+  EXPECT_EQ(outputs["results"]["default"], d.outputs.results);
+}
+
+}  // namespace
+}  // namespace uniference

@@ -1,0 +1,364 @@
+// Debian's libtorch is a release build, and RecordFunction::inputs() is an inline accessor
+// that, without NDEBUG, asserts a flag (inputs_valid_) only a debug libtorch ever sets: in
+// a Debug build of this file every observed operator would fail that assertion. The flag
+// sits in padding, so the struct's layout is the same either way; defining NDEBUG here
+// only drops the assertion.
+#ifndef NDEBUG
+#define NDEBUG
+#endif
+
+#include "compute/compute_meter.h"
+
+#include <ATen/ATen.h>
+#include <ATen/record_function.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace uniference {
+namespace {
+
+// The meter whose segment is open on this thread, shared by every kind of meter so that a
+// second begin() is caught whichever meter it comes from.
+thread_local const ComputeMeter* open_meter = nullptr;
+
+void open_segment(const ComputeMeter* meter) {
+  if (open_meter != nullptr) {
+    throw std::logic_error(
+        "ComputeMeter::begin: a compute segment is already open on this thread (segments do "
+        "not nest; end() the open one first)");
+  }
+  open_meter = meter;
+}
+
+void close_segment(const ComputeMeter* meter) {
+  if (open_meter != meter) {
+    throw std::logic_error("ComputeMeter::end: this meter has no open segment (end without begin)");
+  }
+  open_meter = nullptr;
+}
+
+class MeasuredMeter final : public ComputeMeter {
+ public:
+  MeasuredMeter(double slowdown, int64_t threshold_ns)
+      : slowdown_(slowdown), threshold_ns_(threshold_ns) {}
+
+  void begin() override {
+    open_segment(this);
+    start_ = std::chrono::steady_clock::now();
+  }
+
+  int64_t end() override {
+    const auto elapsed = std::chrono::steady_clock::now() - start_;
+    close_segment(this);
+    const int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count();
+    if (ns < threshold_ns_) return 0;
+    return std::llround(static_cast<double>(ns) * slowdown_);
+  }
+
+ private:
+  double slowdown_;
+  int64_t threshold_ns_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+// How an operator's FLOPs and bytes follow from its arguments.
+enum class OpKind {
+  kFree,         // views, allocations, metadata: no data moved
+  kMatmul,       // operands are arguments 0 and 1 (matmul, mm, bmm, mv, dot)
+  kMatmulAccum,  // an accumulator first, operands 1 and 2 (addmm, baddbmm, addmv)
+  kLinear,       // x [..., K] and weight [N, K]
+  kGather,       // reads only the selected rows (embedding, index_select, gather)
+  kCopy,         // copy_(dst, src): reads src, writes dst
+  kElementwise,  // everything else: one FLOP per element of its largest tensor
+};
+
+// Operator names without their "aten::" prefix, by kind.
+constexpr std::pair<OpKind, const char*> kOperatorKinds[] = {
+    {OpKind::kFree,
+     "empty empty_like empty_strided new_empty new_empty_strided resize_ resize_as_ set_ view "
+     "_unsafe_view view_as reshape _reshape_alias reshape_as flatten unflatten transpose t "
+     "permute movedim swapaxes swapdims expand expand_as broadcast_to slice select narrow "
+     "unsqueeze squeeze as_strided alias detach detach_ split split_with_sizes tensor_split "
+     "chunk unbind unfold diagonal view_as_real view_as_complex real contiguous to type_as lift "
+     "lift_fresh item _local_scalar_dense size stride result_type is_nonzero is_same_size "
+     "requires_grad_ retain_grad record_stream"},
+    {OpKind::kMatmul, "matmul mm bmm mv dot"},
+    {OpKind::kMatmulAccum, "addmm baddbmm addmv addbmm"},
+    {OpKind::kLinear, "linear"},
+    {OpKind::kGather, "embedding index_select gather"},
+    {OpKind::kCopy, "copy_"},
+};
+
+OpKind classify(std::string_view name) {
+  // Looked up on every operator: keyed by views, so a lookup allocates nothing.
+  struct Table {
+    std::vector<std::string> names;
+    std::unordered_map<std::string_view, OpKind> kinds;
+  };
+  static const Table table = [] {
+    Table t;
+    std::vector<OpKind> kinds;
+    for (const auto& [kind, names] : kOperatorKinds) {
+      std::istringstream words(names);
+      for (std::string word; words >> word;) {
+        t.names.push_back("aten::" + word);
+        kinds.push_back(kind);
+      }
+    }
+    for (size_t i = 0; i < t.names.size(); ++i) t.kinds.emplace(t.names[i], kinds[i]);
+    return t;
+  }();
+  const auto it = table.kinds.find(name);
+  return it == table.kinds.end() ? OpKind::kElementwise : it->second;
+}
+
+// Calls f on every defined tensor in an argument or result (tensor, list, optional).
+template <typename F>
+void for_each_tensor(const c10::IValue& value, F&& f) {
+  if (value.isTensor()) {
+    const at::Tensor& t = value.toTensor();
+    if (t.defined()) f(t);
+  } else if (value.isTensorList()) {
+    for (const at::Tensor& t : value.toTensorVector()) {
+      if (t.defined()) f(t);
+    }
+  } else if (value.isList()) {
+    for (const c10::IValue& element : value.toListRef()) for_each_tensor(element, f);
+  }
+}
+
+// Sizes only: meta tensors have no data, and none is needed.
+double tensor_bytes(const at::Tensor& t) {
+  return static_cast<double>(t.numel()) * static_cast<double>(t.element_size());
+}
+
+double matmul_flops(at::IntArrayRef a, at::IntArrayRef b) {
+  if (a.empty() || b.empty()) return 0;
+  const int64_t m = a.size() == 1 ? 1 : a[a.size() - 2];
+  const int64_t k = a.back();
+  const int64_t n = b.size() == 1 ? 1 : b.back();
+  // Leading (batch) dims broadcast against each other, aligned from the right.
+  const size_t a_batch = a.size() > 2 ? a.size() - 2 : 0;
+  const size_t b_batch = b.size() > 2 ? b.size() - 2 : 0;
+  double batch = 1;
+  for (size_t i = 0; i < std::max(a_batch, b_batch); ++i) {
+    const int64_t da = i < a_batch ? a[a_batch - 1 - i] : 1;
+    const int64_t db = i < b_batch ? b[b_batch - 1 - i] : 1;
+    batch *= static_cast<double>(std::max(da, db));
+  }
+  return 2.0 * batch * static_cast<double>(m) * static_cast<double>(k) * static_cast<double>(n);
+}
+
+const at::Tensor* tensor_arg(c10::ArrayRef<const c10::IValue> args, size_t i) {
+  if (i >= args.size() || !args[i].isTensor() || !args[i].toTensor().defined()) return nullptr;
+  return &args[i].toTensor();
+}
+
+// The cost of the operator being charged, built from its inputs at its start and
+// completed from its outputs at its end.
+struct OpCost {
+  OpKind kind = OpKind::kElementwise;
+  double flops = 0;
+  double bytes = 0;
+  double largest_numel = 0;
+};
+
+OpCost input_cost(OpKind kind, c10::ArrayRef<const c10::IValue> args) {
+  OpCost cost;
+  cost.kind = kind;
+  auto count = [&cost](const at::Tensor& t) {
+    cost.bytes += tensor_bytes(t);
+    cost.largest_numel = std::max(cost.largest_numel, static_cast<double>(t.numel()));
+  };
+  switch (kind) {
+    case OpKind::kMatmul:
+    case OpKind::kMatmulAccum: {
+      const size_t first = kind == OpKind::kMatmul ? 0 : 1;
+      const at::Tensor* a = tensor_arg(args, first);
+      const at::Tensor* b = tensor_arg(args, first + 1);
+      if (a != nullptr && b != nullptr) cost.flops = matmul_flops(a->sizes(), b->sizes());
+      for (const c10::IValue& arg : args) for_each_tensor(arg, count);
+      break;
+    }
+    case OpKind::kLinear: {
+      const at::Tensor* x = tensor_arg(args, 0);
+      const at::Tensor* w = tensor_arg(args, 1);
+      if (x != nullptr && w != nullptr && w->dim() == 2) {
+        cost.flops = 2.0 * static_cast<double>(x->numel()) * static_cast<double>(w->size(0));
+      }
+      for (const c10::IValue& arg : args) for_each_tensor(arg, count);
+      break;
+    }
+    case OpKind::kGather:
+      // The table is not read whole: only the indices here, the selected rows at the end.
+      for (const c10::IValue& arg : args) {
+        for_each_tensor(arg, [&cost](const at::Tensor& t) {
+          if (!at::isFloatingType(t.scalar_type())) cost.bytes += tensor_bytes(t);
+        });
+      }
+      break;
+    case OpKind::kCopy:
+      if (const at::Tensor* src = tensor_arg(args, 1)) cost.bytes += tensor_bytes(*src);
+      break;
+    case OpKind::kElementwise:
+      for (const c10::IValue& arg : args) for_each_tensor(arg, count);
+      break;
+    case OpKind::kFree:
+      break;
+  }
+  return cost;
+}
+
+void add_output_cost(OpCost& cost, const std::vector<c10::IValue>& outputs) {
+  for (const c10::IValue& out : outputs) {
+    for_each_tensor(out, [&cost](const at::Tensor& t) {
+      const double bytes = tensor_bytes(t);
+      cost.bytes += cost.kind == OpKind::kGather ? 2 * bytes : bytes;
+      cost.largest_numel = std::max(cost.largest_numel, static_cast<double>(t.numel()));
+    });
+  }
+  if (cost.kind == OpKind::kElementwise) cost.flops = cost.largest_numel;
+}
+
+// One open segment of a modeled meter.
+struct Segment {
+  double flops_per_second = 0;  // peak x efficiency
+  double bytes_per_second = 0;
+  double seconds = 0;
+  int depth = 0;           // operators open on this thread, nested
+  int charged_depth = -1;  // depth of the operator being charged; -1: none open
+  OpCost charged;
+};
+
+// Set by begin(), cleared by end(); RecordFunction callbacks are plain function pointers.
+thread_local Segment* active_segment = nullptr;
+
+std::unique_ptr<at::ObserverContext> on_op_start(const at::RecordFunction& fn) {
+  Segment* segment = active_segment;
+  if (segment == nullptr) return nullptr;
+  ++segment->depth;
+  // Inside an operator already charged: its cost covers everything it calls.
+  if (segment->charged_depth >= 0) return nullptr;
+  const OpKind kind = classify(fn.name());
+  // A view is free, but what it calls is not (reshape of a strided tensor clones it): it
+  // does not open a charge, so its callees are charged as outermost operators.
+  if (kind == OpKind::kFree) return nullptr;
+  segment->charged_depth = segment->depth;
+  segment->charged = input_cost(kind, fn.inputs());
+  return nullptr;
+}
+
+void on_op_end(const at::RecordFunction& fn, at::ObserverContext* /*context*/) {
+  Segment* segment = active_segment;
+  if (segment == nullptr || segment->depth == 0) return;
+  if (segment->depth == segment->charged_depth) {
+    OpCost& cost = segment->charged;
+    add_output_cost(cost, fn.outputs());
+    segment->seconds +=
+        std::max(cost.flops / segment->flops_per_second, cost.bytes / segment->bytes_per_second);
+    segment->charged_depth = -1;
+  }
+  --segment->depth;
+}
+
+class ModeledMeter final : public ComputeMeter {
+ public:
+  explicit ModeledMeter(const DeviceProfile& profile) : profile_(profile) {}
+
+  ~ModeledMeter() override {
+    if (active_segment == &segment_) stop_observing();
+  }
+
+  void begin() override {
+    open_segment(this);
+    segment_ = Segment{};
+    segment_.flops_per_second = profile_.peak_flops * profile_.efficiency;
+    segment_.bytes_per_second = profile_.memory_bandwidth;
+    // Registered per segment rather than once per thread: the bridge swaps libtorch's
+    // thread-local state (RecordFunction's included) between devices' fibers, and a
+    // callback registered under one fiber's state would vanish under another's. Outside
+    // segments, operators then pay nothing for a meter.
+    was_enabled_ = at::isRecordFunctionEnabled();
+    at::enableRecordFunction(true);
+    handle_ = at::addThreadLocalCallback(at::RecordFunctionCallback(&on_op_start, &on_op_end)
+                                             .needsInputs(true)
+                                             .needsOutputs(true)
+                                             .scopes({at::RecordScope::FUNCTION}));
+    active_segment = &segment_;
+  }
+
+  int64_t end() override {
+    close_segment(this);
+    stop_observing();
+    return std::llround(segment_.seconds * profile_.slowdown * 1e9);
+  }
+
+ private:
+  void stop_observing() {
+    active_segment = nullptr;
+    at::removeCallback(handle_);
+    at::enableRecordFunction(was_enabled_);
+  }
+
+  DeviceProfile profile_;
+  Segment segment_;
+  at::CallbackHandle handle_ = at::INVALID_CALLBACK_HANDLE;
+  bool was_enabled_ = true;
+};
+
+void check_positive(double value, const std::string& what, const std::string& profile) {
+  if (!(value > 0) || !std::isfinite(value)) {
+    throw std::invalid_argument("device profile '" + profile + "': " + what +
+                                " must be positive and finite");
+  }
+}
+
+}  // namespace
+
+ComputeMeter::~ComputeMeter() {
+  if (open_meter == this) open_meter = nullptr;
+}
+
+std::vector<std::string> device_profile_names() {
+  return {"a100", "h100", "jetson-agx-orin", "edge", "cpu"};
+}
+
+DeviceProfile device_profile(const std::string& name) {
+  // Dense BF16/FP16 tensor-core peaks and memory bandwidths from the vendors' datasheets.
+  if (name == "a100") return {name, 312e12, 2.0e12};   // A100 SXM 80 GB: HBM2e 2,039 GB/s
+  if (name == "h100") return {name, 989e12, 3.35e12};  // H100 SXM: HBM3
+  // Jetson AGX Orin 64 GB: the GPU's 170 sparse INT8 TOPS are 85 dense, 42.5 dense FP16;
+  // 256-bit LPDDR5 at 204.8 GB/s shared with the CPU.
+  if (name == "jetson-agx-orin" || name == "edge") return {name, 42.5e12, 204.8e9};
+  if (name == "cpu") return {name, 1e12, 1e11};  // a modest many-core server socket
+  std::string known;
+  for (const std::string& n : device_profile_names()) known += (known.empty() ? "" : ", ") + n;
+  throw std::invalid_argument("unknown device profile '" + name + "'; known profiles: " + known);
+}
+
+std::unique_ptr<ComputeMeter> make_measured_meter(double slowdown, int64_t threshold_ns) {
+  check_positive(slowdown, "slowdown", "measured");
+  if (threshold_ns < 0) throw std::invalid_argument("measured meter: threshold_ns must be >= 0");
+  return std::make_unique<MeasuredMeter>(slowdown, threshold_ns);
+}
+
+std::unique_ptr<ComputeMeter> make_modeled_meter(const DeviceProfile& profile) {
+  check_positive(profile.peak_flops, "peak_flops", profile.name);
+  check_positive(profile.memory_bandwidth, "memory_bandwidth", profile.name);
+  check_positive(profile.efficiency, "efficiency", profile.name);
+  check_positive(profile.slowdown, "slowdown", profile.name);
+  if (profile.efficiency > 1) {
+    throw std::invalid_argument("device profile '" + profile.name + "': efficiency above 1");
+  }
+  return std::make_unique<ModeledMeter>(profile);
+}
+
+}  // namespace uniference

@@ -1,0 +1,55 @@
+// Charging the compute of a shard as simulated time (DESIGN.md section 4).
+//
+// A meter brackets one compute segment of one simulated device: begin() when the device
+// starts computing, end() when it reaches its next communication call; end() returns the
+// nanoseconds to charge. Only one segment may be open at a time on a thread, whichever
+// meter it belongs to (the bridge runs all devices on one thread, one at a time).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace uniference {
+
+struct DeviceProfile {
+  std::string name;
+  double peak_flops;        // FLOP/s
+  double memory_bandwidth;  // bytes/s
+  double efficiency = 1.0;  // fraction of peak_flops the kernels reach
+  double slowdown = 1.0;    // multiplies every charged time
+};
+
+// Datasheet numbers: "a100", "h100", "jetson-agx-orin" (alias "edge"), "cpu".
+// Throws std::invalid_argument naming the known profiles.
+DeviceProfile device_profile(const std::string& name);
+std::vector<std::string> device_profile_names();
+
+class ComputeMeter {
+ public:
+  virtual ~ComputeMeter();
+  // Opens a segment. Throws std::logic_error if a segment is already open on this thread.
+  virtual void begin() = 0;
+  // Closes the segment and returns the nanoseconds charged for it. Throws std::logic_error
+  // unless this meter's segment is the one open on this thread.
+  virtual int64_t end() = 0;
+};
+
+// Wall time of the segment (std::chrono::steady_clock) x slowdown. Segments shorter than
+// threshold_ns are charged 0: they are bookkeeping between two communication calls, not
+// compute, and timer noise would otherwise add up over thousands of them.
+std::unique_ptr<ComputeMeter> make_measured_meter(double slowdown, int64_t threshold_ns = 1000);
+
+// Deterministic: the sum, over the ATen operators the segment executes on this thread, of
+// a roofline time max(flops / (peak_flops * efficiency), bytes / memory_bandwidth), times
+// slowdown, rounded to integer ns once per segment. Operators are observed through
+// RecordFunction and each is counted once, at its outermost call (linear -> matmul -> mm
+// is one linear). FLOPs: 2*M*N*K for the matmul family (linear, matmul, mm, addmm, bmm,
+// baddbmm, mv, addmv, dot), one per element of the largest tensor for everything else.
+// Bytes: inputs plus outputs; gathers (embedding, index_select, gather) read only the rows
+// they select. Views, allocations and metadata cost nothing. Only sizes are used, so
+// tensors on the meta device are charged like real ones.
+std::unique_ptr<ComputeMeter> make_modeled_meter(const DeviceProfile& profile);
+
+}  // namespace uniference

@@ -1,0 +1,145 @@
+#include "compute/parallel_layers.h"
+
+#include <ATen/CPUGeneratorImpl.h>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace uniference {
+namespace {
+
+// SplitMix64's finaliser: spreads every input bit over the whole word, so neighbouring
+// layers and similar names get unrelated streams.
+uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// FNV-1a: a hash of the name that, unlike std::hash, is the same on every platform.
+uint64_t hash_name(const std::string& name) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : name) h = (h ^ c) * 0x100000001b3ULL;
+  return h;
+}
+
+uint64_t generator_seed(const ParamKey& key) {
+  const uint64_t h =
+      mix(mix(mix(key.seed) ^ static_cast<uint64_t>(key.layer)) ^ hash_name(key.name));
+  // ATen's mt19937 keeps only the low 32 bits of its seed: fold the high half in.
+  return (h ^ (h >> 32)) & 0xffffffffULL;
+}
+
+void check_divides(int world, int64_t size, const char* what) {
+  if (world < 1 || size % world != 0) {
+    throw std::invalid_argument("tensor parallelism over " + std::to_string(world) +
+                                " ranks cannot split " + what + "=" + std::to_string(size));
+  }
+}
+
+// Linear weights scaled so each output has about the variance of one input feature.
+double linear_std(int64_t in_features) { return 1.0 / std::sqrt(static_cast<double>(in_features)); }
+
+// all_gather stacks the ranks' tensors along dim 0; a column-parallel output needs them
+// side by side along the feature (last) dim instead.
+at::Tensor gather_features(Comm& comm, const at::Tensor& local) {
+  const int world = comm.size();
+  const int64_t features = local.size(-1);
+  const at::Tensor rows = local.reshape({-1, features}).contiguous();
+  at::Tensor gathered = empty_gather_output(rows, world);
+  comm.all_gather(gathered, rows);
+  std::vector<int64_t> sizes = local.sizes().vec();
+  sizes.back() = features * world;
+  return gathered.view({world, rows.size(0), features}).permute({1, 0, 2}).reshape(sizes);
+}
+
+}  // namespace
+
+at::Tensor full_weight(const ParamKey& key, int64_t rows, int64_t cols, double stddev) {
+  at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(generator_seed(key));
+  return at::normal(0.0, stddev, {rows, cols}, generator, at::TensorOptions().dtype(at::kFloat));
+}
+
+at::Tensor weight_shard(const ParamKey& key, int64_t rows, int64_t cols, double stddev,
+                        int64_t split_dim, int rank, int world) {
+  if (split_dim != 0 && split_dim != 1) {
+    throw std::invalid_argument("weight_shard: split_dim must be 0 or 1");
+  }
+  const int64_t split_size = split_dim == 0 ? rows : cols;
+  check_divides(world, split_size, (key.name + (split_dim == 0 ? " rows" : " columns")).c_str());
+  if (rank < 0 || rank >= world) {
+    throw std::invalid_argument("weight_shard: rank " + std::to_string(rank) + " of " +
+                                std::to_string(world));
+  }
+  const int64_t shard = split_size / world;
+  return full_weight(key, rows, cols, stddev).narrow(split_dim, rank * shard, shard).contiguous();
+}
+
+TpGroup::TpGroup(Comm* communicator) : comm(communicator) {
+  if (comm != nullptr) {
+    rank = comm->rank();
+    size = comm->size();
+  }
+}
+
+TpGroup TpGroup::detached(int rank, int size) {
+  if (size < 1 || rank < 0 || rank >= size) {
+    throw std::invalid_argument("TpGroup::detached: rank " + std::to_string(rank) + " of " +
+                                std::to_string(size));
+  }
+  TpGroup group;
+  group.rank = rank;
+  group.size = size;
+  return group;
+}
+
+ColumnParallelLinear::ColumnParallelLinear(int64_t in_features, int64_t out_features,
+                                           const ParamKey& key, TpGroup group, bool gather_output)
+    : group_(group),
+      gather_output_(gather_output),
+      weight_(weight_shard(key, out_features, in_features, linear_std(in_features), 0, group.rank,
+                           group.size)) {}
+
+at::Tensor ColumnParallelLinear::forward(const at::Tensor& x) const {
+  at::Tensor local = at::linear(x, weight_);
+  if (!gather_output_ || !group_.runs_collectives()) return local;
+  return gather_features(*group_.comm, local);
+}
+
+RowParallelLinear::RowParallelLinear(int64_t in_features, int64_t out_features, const ParamKey& key,
+                                     TpGroup group, bool input_is_parallel)
+    : group_(group),
+      input_is_parallel_(input_is_parallel),
+      in_features_(in_features),
+      weight_(weight_shard(key, out_features, in_features, linear_std(in_features), 1, group.rank,
+                           group.size)) {}
+
+at::Tensor RowParallelLinear::forward(const at::Tensor& x) const {
+  const int64_t shard = in_features_ / group_.size;
+  const at::Tensor input = input_is_parallel_ ? x : x.narrow(-1, group_.rank * shard, shard);
+  at::Tensor partial = at::linear(input, weight_);
+  if (!group_.runs_collectives()) return partial;
+  partial = partial.contiguous();
+  group_.comm->all_reduce(partial);
+  return partial;
+}
+
+VocabParallelEmbedding::VocabParallelEmbedding(int64_t vocab, int64_t dim, const ParamKey& key,
+                                               TpGroup group)
+    : group_(group),
+      vocab_start_(vocab / group.size * group.rank),
+      // Unit variance: the first RMSNorm rescales the residual stream anyway.
+      weight_(weight_shard(key, vocab, dim, 1.0, 0, group.rank, group.size)) {}
+
+at::Tensor VocabParallelEmbedding::forward(const at::Tensor& ids) const {
+  if (group_.size == 1) return at::embedding(weight_, ids);
+  const int64_t shard = weight_.size(0);
+  const at::Tensor outside = (ids < vocab_start_).logical_or_(ids >= vocab_start_ + shard);
+  const at::Tensor local_ids = (ids - vocab_start_).masked_fill_(outside, 0);
+  at::Tensor rows = at::embedding(weight_, local_ids).masked_fill_(outside.unsqueeze(-1), 0.0);
+  if (group_.runs_collectives()) group_.comm->all_reduce(rows);
+  return rows;
+}
+
+}  // namespace uniference

@@ -1,0 +1,273 @@
+#include "compute/compute_meter.h"
+
+#include <ATen/ATen.h>
+#include <ATen/record_function.h>
+#include <c10/core/InferenceMode.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+#include "compute/llama.h"
+
+namespace uniference {
+namespace {
+
+// One FLOP per nanosecond at full efficiency, and memory so fast it never binds.
+DeviceProfile compute_bound(double efficiency = 1.0) {
+  return DeviceProfile{"test-compute", 1e9, 1e18, efficiency};
+}
+
+// One byte per nanosecond, and arithmetic so fast it never binds.
+DeviceProfile memory_bound() { return DeviceProfile{"test-memory", 1e18, 1e9}; }
+
+TEST(DeviceProfile, DatasheetNumbers) {
+  EXPECT_EQ(device_profile("a100").peak_flops, 312e12);
+  EXPECT_EQ(device_profile("a100").memory_bandwidth, 2.0e12);
+  EXPECT_EQ(device_profile("h100").peak_flops, 989e12);
+  EXPECT_EQ(device_profile("h100").memory_bandwidth, 3.35e12);
+  EXPECT_EQ(device_profile("edge").memory_bandwidth, 204.8e9);
+  for (const std::string& name : device_profile_names()) {
+    const DeviceProfile p = device_profile(name);
+    EXPECT_EQ(p.name, name);
+    EXPECT_GT(p.peak_flops, 0);
+    EXPECT_GT(p.memory_bandwidth, 0);
+    EXPECT_EQ(p.efficiency, 1.0);
+    EXPECT_EQ(p.slowdown, 1.0);
+  }
+  try {
+    device_profile("tpu");
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("a100"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("tpu"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ModeledMeter, MatmulIsChargedTwoMnkOverPeak) {
+  const int64_t n = 48, k = 64, m = 40;
+  const at::Tensor a = at::randn({n, k}), b = at::randn({k, m});
+  const double flops = 2.0 * n * k * m;
+  auto meter = make_modeled_meter(compute_bound(0.5));
+  meter->begin();
+  at::mm(a, b);
+  EXPECT_EQ(meter->end(), static_cast<int64_t>(flops / 0.5));  // 1 FLOP/ns at half speed
+
+  // On a datasheet profile the roofline picks the larger of the two times.
+  const DeviceProfile a100 = device_profile("a100");
+  const double bytes = 4.0 * (n * k + k * m + n * m);
+  const double seconds = std::max(flops / a100.peak_flops, bytes / a100.memory_bandwidth);
+  auto a100_meter = make_modeled_meter(a100);
+  a100_meter->begin();
+  at::matmul(a, b);
+  EXPECT_EQ(a100_meter->end(), std::llround(seconds * 1e9));
+}
+
+TEST(ModeledMeter, ObservesOperatorsUnderInferenceModeAndNoGrad) {
+  const at::Tensor a = at::randn({32, 16}), b = at::randn({16, 8});
+  auto meter = make_modeled_meter(compute_bound());
+  {
+    c10::InferenceMode inference;
+    meter->begin();
+    at::mm(a, b);
+    EXPECT_EQ(meter->end(), 2 * 32 * 16 * 8);
+  }
+  {
+    at::NoGradGuard no_grad;
+    meter->begin();
+    at::mm(a, b);
+    EXPECT_EQ(meter->end(), 2 * 32 * 16 * 8);
+  }
+}
+
+TEST(ModeledMeter, NestedOperatorsAreCountedOnce) {
+  // linear -> matmul -> (reshape) -> mm: one linear of [2*3, 16] x [16, 8].
+  const at::Tensor x = at::randn({2, 3, 16}), w = at::randn({8, 16});
+  auto meter = make_modeled_meter(compute_bound());
+  meter->begin();
+  at::linear(x, w);
+  EXPECT_EQ(meter->end(), 2 * 6 * 16 * 8);
+  // Batched: bmm of 4 x [5, 6] x [6, 7].
+  meter->begin();
+  at::matmul(at::randn({4, 5, 6}), at::randn({4, 6, 7}));
+  const int64_t randn_and_bmm = meter->end();
+  meter->begin();
+  const at::Tensor p = at::randn({4, 5, 6}), q = at::randn({4, 6, 7});
+  const int64_t randn_only = meter->end();
+  meter->begin();
+  at::matmul(p, q);
+  EXPECT_EQ(meter->end(), 2 * 4 * 5 * 6 * 7);
+  EXPECT_EQ(randn_and_bmm, randn_only + 2 * 4 * 5 * 6 * 7);
+}
+
+TEST(ModeledMeter, ElementwiseOperatorsPayForTheirBytes) {
+  const at::Tensor a = at::randn({1000}), b = at::randn({1000});
+  auto meter = make_modeled_meter(memory_bound());
+  meter->begin();
+  at::add(a, b);
+  EXPECT_EQ(meter->end(), 3 * 4000);  // two float inputs read, one written, at 1 B/ns
+  meter->begin();
+  at::Tensor c = at::randn({1000});
+  const int64_t randn = meter->end();
+  EXPECT_EQ(randn, 4000);  // writes its output
+  // Gathers read only the rows they select: 3 rows of 64 floats, 3 int64 ids.
+  const at::Tensor table = at::randn({10000, 64});
+  const at::Tensor ids =
+      at::tensor(std::vector<int64_t>{1, 5, 9}, at::TensorOptions().dtype(at::kLong));
+  meter->begin();
+  at::embedding(table, ids);
+  EXPECT_EQ(meter->end(), 3 * 8 + 2 * 3 * 64 * 4);
+}
+
+TEST(ModeledMeter, ViewsAreFreeButTheCopiesTheyCauseAreNot) {
+  const at::Tensor x = at::randn({8, 16});
+  auto meter = make_modeled_meter(memory_bound());
+  meter->begin();
+  x.view({16, 8}).t().narrow(0, 0, 4).unsqueeze(0).permute({0, 2, 1});
+  EXPECT_EQ(meter->end(), 0);
+  meter->begin();
+  x.t().reshape({128});  // not viewable: reshape clones, reading and writing 512 bytes
+  EXPECT_EQ(meter->end(), 2 * 8 * 16 * 4);
+}
+
+TEST(ModeledMeter, MetaTensorsAreChargedLikeRealOnes) {
+  const auto meta = at::TensorOptions().device(at::kMeta);
+  const at::Tensor a = at::empty({4096, 4096}, meta), b = at::empty({4096, 1024}, meta);
+  auto meter = make_modeled_meter(compute_bound());
+  meter->begin();
+  const at::Tensor c = at::softmax(at::mm(a, b), -1);
+  const int64_t ns = meter->end();
+  EXPECT_TRUE(c.is_meta());
+  EXPECT_EQ(ns, 2LL * 4096 * 4096 * 1024 + 4096 * 1024);  // mm, then softmax's elements
+}
+
+TEST(ModeledMeter, OnlyTheOpenSegmentIsCharged) {
+  auto meter = make_modeled_meter(compute_bound());
+  const at::Tensor a = at::randn({64, 64});
+  at::mm(a, a);  // before begin()
+  meter->begin();
+  const int64_t empty = meter->end();
+  at::mm(a, a);  // after end()
+  EXPECT_EQ(empty, 0);
+  meter->begin();
+  EXPECT_EQ(meter->end(), 0);
+}
+
+TEST(ModeledMeter, RestoresRecordFunctionState) {
+  const bool had_callbacks = at::hasThreadLocalCallbacks();
+  auto meter = make_modeled_meter(compute_bound());
+  at::enableRecordFunction(false);  // a caller that switched RecordFunction off
+  meter->begin();
+  at::mm(at::ones({2, 3}), at::ones({3, 4}));
+  EXPECT_EQ(meter->end(), 2 * 2 * 3 * 4 + 2 * 3 + 3 * 4);  // and two ones()
+  EXPECT_FALSE(at::isRecordFunctionEnabled());
+  at::enableRecordFunction(true);
+  EXPECT_EQ(at::hasThreadLocalCallbacks(), had_callbacks);
+}
+
+TEST(ModeledMeter, SlowdownScalesTheCharge) {
+  DeviceProfile slow = compute_bound();
+  slow.slowdown = 3;
+  auto meter = make_modeled_meter(slow);
+  const at::Tensor a = at::randn({10, 20}), b = at::randn({20, 30});
+  meter->begin();
+  at::mm(a, b);
+  EXPECT_EQ(meter->end(), 3 * 2 * 10 * 20 * 30);
+  slow.efficiency = 0;
+  EXPECT_THROW(make_modeled_meter(slow), std::invalid_argument);
+}
+
+ModelConfig tiny() { return model_preset("tiny"); }
+
+// 2 FLOPs per weight per token for every projection, from the shapes alone.
+double projection_flops(const ModelConfig& c, int64_t tokens) {
+  const int64_t hd = c.head_dim();
+  const int64_t per_layer =
+      c.dim * (c.n_heads * hd) * 2 + c.dim * (c.n_kv_heads * hd) * 2 + c.dim * c.ffn_dim * 3;
+  return 2.0 * tokens * (c.n_layers * per_layer + c.dim * c.vocab);
+}
+
+TEST(ModeledMeter, TinyForwardIsDeterministicAndMostlyProjections) {
+  LlamaModel model(tiny(), 1);
+  const at::Tensor prompt = at::arange(16, at::TensorOptions().dtype(at::kLong));
+  auto meter = make_modeled_meter(compute_bound());
+  int64_t charged[2];
+  for (int64_t& ns : charged) {
+    meter->begin();
+    model.forward(prompt, 0);
+    ns = meter->end();
+  }
+  EXPECT_EQ(charged[0], charged[1]);
+  // Attention scores and elementwise work add a few percent to the projections.
+  const double projections = projection_flops(tiny(), 16);
+  EXPECT_GE(charged[0], projections);
+  EXPECT_LE(charged[0], projections * 1.1);
+
+  meter->begin();
+  model.forward(at::tensor(std::vector<int64_t>{7}, at::TensorOptions().dtype(at::kLong)), 16);
+  const int64_t decode = meter->end();
+  EXPECT_GE(decode, projection_flops(tiny(), 1));
+  EXPECT_LE(decode, projection_flops(tiny(), 1) * 1.1);
+
+  // Memory-bound on an A100, a decode step costs about reading the weights once.
+  auto a100 = make_modeled_meter(device_profile("a100"));
+  a100->begin();
+  model.forward(at::tensor(std::vector<int64_t>{7}, at::TensorOptions().dtype(at::kLong)), 16);
+  const double weight_bytes = 4 * projection_flops(tiny(), 1) / 2;
+  EXPECT_GE(a100->end(), weight_bytes / 2.0e12 * 1e9);
+}
+
+TEST(ComputeMeter, SegmentsDoNotNest) {
+  auto modeled = make_modeled_meter(compute_bound());
+  auto measured = make_measured_meter(1.0);
+  modeled->begin();
+  EXPECT_THROW(modeled->begin(), std::logic_error);
+  EXPECT_THROW(measured->begin(), std::logic_error);
+  EXPECT_THROW(measured->end(), std::logic_error);
+  modeled->end();
+  EXPECT_THROW(modeled->end(), std::logic_error);
+  measured->begin();  // usable after the errors
+  measured->end();
+}
+
+TEST(ComputeMeter, AMeterDestroyedMidSegmentClosesIt) {
+  {
+    auto meter = make_modeled_meter(compute_bound());
+    meter->begin();
+  }
+  auto next = make_modeled_meter(compute_bound());
+  next->begin();
+  at::mm(at::ones({2, 2}), at::ones({2, 2}));
+  EXPECT_GT(next->end(), 0);
+}
+
+void spin_until(std::chrono::steady_clock::time_point deadline) {
+  volatile double sink = 0;
+  while (std::chrono::steady_clock::now() < deadline) sink = sink + 1;
+}
+
+TEST(MeasuredMeter, ChargesWallTimeTimesSlowdown) {
+  const double slowdown = 2.5;
+  auto meter = make_measured_meter(slowdown);
+  const auto outer_start = std::chrono::steady_clock::now();
+  meter->begin();
+  spin_until(outer_start + std::chrono::milliseconds(20));
+  const int64_t charged = meter->end();
+  const auto outer = std::chrono::steady_clock::now() - outer_start;
+  const double outer_ns = std::chrono::duration<double, std::nano>(outer).count();
+  // The segment lies inside [outer_start, now] and lasts until the 20 ms deadline.
+  EXPECT_GE(charged, slowdown * 19e6);
+  EXPECT_LE(charged, slowdown * outer_ns);
+}
+
+TEST(MeasuredMeter, ShortSegmentsAreFree) {
+  auto meter = make_measured_meter(1.0, /*threshold_ns=*/1000000000);
+  meter->begin();
+  EXPECT_EQ(meter->end(), 0);
+  EXPECT_THROW(make_measured_meter(0.0), std::invalid_argument);
+  EXPECT_THROW(make_measured_meter(1.0, -1), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace uniference

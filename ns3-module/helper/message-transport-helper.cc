@@ -1,0 +1,53 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "message-transport-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/message-transport.h"
+#include "ns3/node.h"
+#include "ns3/nstime.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MessageTransportHelper");
+
+MessageTransportHelper::MessageTransportHelper()
+{
+    m_factory.SetTypeId(MessageTransport::GetTypeId());
+}
+
+void
+MessageTransportHelper::SetAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_factory.Set(name, value);
+}
+
+ApplicationContainer
+MessageTransportHelper::Install(const NodeContainer& nodes,
+                                const std::vector<Ipv4Address>& addresses) const
+{
+    NS_LOG_FUNCTION(this << nodes.GetN());
+    NS_ABORT_MSG_UNLESS(nodes.GetN() == addresses.size(),
+                        "MessageTransportHelper: " << nodes.GetN() << " nodes but "
+                                                   << addresses.size() << " addresses");
+    ApplicationContainer transports;
+    for (uint32_t k = 0; k < nodes.GetN(); ++k)
+    {
+        Ptr<MessageTransport> transport = m_factory.Create<MessageTransport>();
+        transport->SetEndpointId(k);
+        for (uint32_t peer = 0; peer < addresses.size(); ++peer)
+        {
+            transport->AddPeer(peer, addresses[peer]);
+        }
+        transport->SetStartTime(Seconds(0));
+        nodes.Get(k)->AddApplication(transport);
+        transports.Add(transport);
+    }
+    return transports;
+}
+
+} // namespace ns3

@@ -1,0 +1,66 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RING_ALL_REDUCE_H
+#define RING_ALL_REDUCE_H
+
+#include "collective.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup uniference
+ *
+ * \brief Ring all-reduce: a reduce-scatter followed by an all-gather around the ring.
+ *
+ * The buffer of S bytes is split into n chunks of about S/n (Collective::GetChunkBytes).
+ * Participant i always sends to (i + 1) % n; in each of the 2(n - 1) steps it sends one chunk:
+ * during the reduce-scatter (steps 0 .. n-2) the partial sum it has just reduced, during the
+ * all-gather the fully reduced chunks. Step s + 1 of participant i waits until i has entered
+ * and has received the chunk of step s from (i - 1) % n. A participant is complete when it has
+ * received its last chunk. With one participant the operation completes on Enter.
+ */
+class RingAllReduce : public Collective
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RingAllReduce();
+    ~RingAllReduce() override;
+
+    double GetBusBandwidthFactor() const override;
+
+  protected:
+    void DoSetup() override;
+    void DoEnter(uint32_t index) override;
+    void DoReceive(uint32_t index, uint32_t from, uint64_t cookie, uint64_t bytes) override;
+
+  private:
+    /**
+     * Send every step a participant is ready for, and complete it once it has everything.
+     * \param index the participant
+     */
+    void Advance(uint32_t index);
+    /**
+     * \param index a participant
+     * \param step a step
+     * \return the bytes the participant sends in that step
+     */
+    uint64_t StepBytes(uint32_t index, uint32_t step) const;
+
+    uint32_t m_steps;                 //!< 2(n - 1)
+    std::vector<uint32_t> m_sent;     //!< Steps each participant has sent
+    std::vector<uint32_t> m_received; //!< Steps each participant has received
+};
+
+} // namespace ns3
+
+#endif /* RING_ALL_REDUCE_H */

@@ -1,0 +1,392 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Broadcast, barrier and the collective factory, on a star. Expected times come from the link
+// parameters and header sizes, computed here.
+
+#include "ns3/barrier.h"
+#include "ns3/collective-factory.h"
+#include "ns3/data-rate.h"
+#include "ns3/ring-all-gather.h"
+#include "ns3/ring-all-reduce.h"
+#include "ns3/ring-broadcast.h"
+#include "ns3/simulator.h"
+#include "ns3/star-network-helper.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <iostream>
+#include <set>
+#include <sstream>
+#include <string>
+
+using namespace ns3;
+
+namespace
+{
+
+const DataRate LINK_RATE("1Gbps");
+const Time LINK_DELAY = MicroSeconds(10);
+const uint32_t MSS = 1448;
+// TCP header with timestamps 32, IPv4 20, PPP 2; SYNs carry 4 more bytes of options.
+const uint32_t DATA_FRAME = MSS + 32 + 20 + 2;
+const uint32_t ACK_FRAME = 32 + 20 + 2;
+const uint32_t SYN_FRAME = 36 + 20 + 2;
+const uint32_t SEGMENTS_PER_ACK = 2;
+const uint32_t MESSAGE_HEADER = 24;
+
+/**
+ * \param bytes a frame's size
+ * \return its serialization time on a link, in seconds
+ */
+double
+Wire(double bytes)
+{
+    return bytes * 8 / LINK_RATE.GetBitRate();
+}
+
+/**
+ * Time a sender's link is busy with a stretch of a TCP stream: full segments and a last,
+ * shorter one, each in its own frame, and the acknowledgements of the flow the sender
+ * receives, which share the link (one per SEGMENTS_PER_ACK segments).
+ * \param streamBytes bytes of the stream
+ * \param [out] lastFrame the serialization time of the last frame
+ * \return seconds
+ */
+double
+StreamTime(uint64_t streamBytes, double* lastFrame)
+{
+    const uint64_t segments = std::max<uint64_t>(1, (streamBytes + MSS - 1) / MSS);
+    const uint64_t lastSegment = streamBytes - (segments - 1) * MSS;
+    *lastFrame = Wire(lastSegment + DATA_FRAME - MSS);
+    const double ackShare = 1 + static_cast<double>(ACK_FRAME) / SEGMENTS_PER_ACK / DATA_FRAME;
+    return ((segments - 1) * Wire(DATA_FRAME) + *lastFrame) * ackShare;
+}
+
+/**
+ * A connection across the hub: SYN and SYN-ACK over two links each, then the final ACK.
+ * \return seconds
+ */
+double
+Handshake()
+{
+    return 4 * (Wire(SYN_FRAME) + LINK_DELAY.GetSeconds()) + Wire(ACK_FRAME);
+}
+
+/**
+ * Run a set-up collective on a star whose transports it was set up with.
+ * \param collective the collective
+ * \param enterAt when each participant enters
+ * \return each participant's completion time, -1 s for those that did not complete
+ */
+std::vector<Time>
+RunCollective(Ptr<Collective> collective, const std::vector<Time>& enterAt)
+{
+    for (uint32_t i = 0; i < enterAt.size(); ++i)
+    {
+        Simulator::Schedule(enterAt[i], &Collective::Enter, collective, i);
+    }
+    Simulator::Run();
+    std::vector<Time> completions;
+    for (uint32_t i = 0; i < enterAt.size(); ++i)
+    {
+        completions.push_back(collective->IsComplete(i) ? collective->GetCompletionTime(i)
+                                                        : Seconds(-1));
+    }
+    return completions;
+}
+
+/**
+ * Configure a star the way every case here does and install n endpoints.
+ * \param star the helper
+ * \param n number of endpoints
+ */
+void
+InstallStar(StarNetworkHelper& star, uint32_t n)
+{
+    star.SetDeviceAttribute("DataRate", DataRateValue(LINK_RATE));
+    star.SetChannelAttribute("Delay", TimeValue(LINK_DELAY));
+    star.SetTransportAttribute("SegmentSize", UintegerValue(MSS));
+    star.Install(n);
+}
+
+} // namespace
+
+/**
+ * \ingroup uniference-tests
+ *
+ * A pipelined broadcast reaches everybody, within 10% of the time the chunks take when each
+ * hop forwards a chunk as soon as it has it all and its link is free.
+ */
+class BroadcastTestCase : public TestCase
+{
+  public:
+    /**
+     * \param n number of endpoints
+     * \param root the root's index
+     * \param bytes the buffer size
+     * \param chunkBytes the largest message
+     */
+    BroadcastTestCase(uint32_t n, uint32_t root, uint64_t bytes, uint64_t chunkBytes)
+        : TestCase("ring broadcast of " + std::to_string(bytes) + " bytes in chunks of " +
+                   std::to_string(chunkBytes) + " from " + std::to_string(root) + " of " +
+                   std::to_string(n) + " reaches everybody in pipelined time"),
+          m_n(n),
+          m_root(root),
+          m_bytes(bytes),
+          m_chunkBytes(chunkBytes)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        StarNetworkHelper star;
+        InstallStar(star, m_n);
+        Ptr<Collective> broadcast = CreateCollective("broadcast");
+        broadcast->SetAttribute("Root", UintegerValue(m_root));
+        broadcast->SetAttribute("ChunkBytes", UintegerValue(m_chunkBytes));
+        broadcast->Setup(star.GetTransports(), m_bytes);
+        uint32_t callbacks = 0;
+        broadcast->SetCompletionCallback(
+            Callback<void, uint32_t>([&callbacks](uint32_t) { ++callbacks; }));
+        const Time start = MilliSeconds(1);
+        std::vector<Time> completions = RunCollective(broadcast, std::vector<Time>(m_n, start));
+        NS_TEST_EXPECT_MSG_EQ(broadcast->IsFinished(), true, "finished");
+        NS_TEST_EXPECT_MSG_EQ(callbacks, m_n, "one completion callback per participant");
+        Time last;
+        for (uint32_t i = 0; i < m_n; ++i)
+        {
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(completions[i], start, "participant " << i);
+            last = std::max(last, completions[i]);
+        }
+        Simulator::Destroy();
+
+        // Hop by hop along the ring: a hop opens its connection when its sender forwards the
+        // first chunk; it sends chunk k once the chunk has arrived and chunk k - 1 is out; a
+        // chunk arrives one stream time, two propagations and the hub's store-and-forward of
+        // its last frame after it started.
+        const uint64_t chunks = std::max<uint64_t>(1, (m_bytes + m_chunkBytes - 1) / m_chunkBytes);
+        std::vector<double> ready(chunks, 0.0);
+        for (uint32_t hop = 1; hop < m_n; ++hop)
+        {
+            double linkFree = ready[0] + Handshake();
+            for (uint64_t k = 0; k < chunks; ++k)
+            {
+                const uint64_t payload = std::min(m_chunkBytes, m_bytes - k * m_chunkBytes);
+                // The connection's hello frame goes ahead of the first chunk.
+                const uint64_t stream = payload + MESSAGE_HEADER + (k == 0 ? MESSAGE_HEADER : 0);
+                double lastFrame = 0;
+                const double begin = std::max(ready[k], linkFree);
+                linkFree = begin + StreamTime(stream, &lastFrame);
+                ready[k] = linkFree + 2 * LINK_DELAY.GetSeconds() + lastFrame;
+            }
+        }
+        const double expected = ready[chunks - 1];
+        const double measured = (last - start).GetSeconds();
+        std::ostringstream note;
+        note << "broadcast n=" << m_n << " S=" << m_bytes << " chunk=" << m_chunkBytes
+             << ": measured " << measured * 1e3 << " ms, pipeline model " << expected * 1e3
+             << " ms";
+        NS_TEST_EXPECT_MSG_EQ_TOL(measured, expected, 0.1 * expected, note.str());
+        std::clog << "  " << note.str() << " (error " << 100 * (measured - expected) / expected
+                  << "%)" << std::endl;
+    }
+
+    uint32_t m_n;          //!< Endpoints
+    uint32_t m_root;       //!< Root index
+    uint64_t m_bytes;      //!< Buffer size
+    uint64_t m_chunkBytes; //!< Largest message
+};
+
+/**
+ * \ingroup uniference-tests
+ *
+ * Nobody leaves a barrier before the last participant has entered, and everybody leaves soon
+ * after: within one connection set-up and one crossing of the hub per round.
+ */
+class BarrierTestCase : public TestCase
+{
+  public:
+    /**
+     * \param n number of endpoints
+     * \param late the participant that enters last
+     */
+    BarrierTestCase(uint32_t n, uint32_t late)
+        : TestCase("barrier of " + std::to_string(n) + " holds everybody until participant " +
+                   std::to_string(late) + " enters"),
+          m_n(n),
+          m_late(late)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        StarNetworkHelper star;
+        InstallStar(star, m_n);
+        Ptr<Barrier> barrier = CreateObject<Barrier>();
+        barrier->Setup(star.GetTransports(), 0);
+        std::vector<Time> enterAt;
+        for (uint32_t i = 0; i < m_n; ++i)
+        {
+            enterAt.push_back(MicroSeconds(1000 + 100 * i));
+        }
+        const Time lastEntry = MilliSeconds(5);
+        enterAt[m_late] = lastEntry;
+        std::vector<Time> completions = RunCollective(barrier, enterAt);
+        const uint32_t rounds = barrier->GetRounds();
+        Simulator::Destroy();
+
+        // A round's empty message, with the connection's hello ahead of it when it is the
+        // first on its connection.
+        const double smallFrame = 2 * MESSAGE_HEADER + ACK_FRAME;
+        const double perRound = Handshake() + 2 * LINK_DELAY.GetSeconds() + 2 * Wire(smallFrame);
+        const Time bound = lastEntry + Seconds(rounds * perRound);
+        for (uint32_t i = 0; i < m_n; ++i)
+        {
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(completions[i], lastEntry, "participant " << i);
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(completions[i], bound, "participant " << i);
+        }
+    }
+
+    uint32_t m_n;    //!< Endpoints
+    uint32_t m_late; //!< The last to enter
+};
+
+/**
+ * \ingroup uniference-tests
+ *
+ * Several collectives at once on the same transports keep to their own channels.
+ */
+class ConcurrentCollectivesTestCase : public TestCase
+{
+  public:
+    ConcurrentCollectivesTestCase()
+        : TestCase("collectives running at once over the same transports all complete")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t n = 4;
+        StarNetworkHelper star;
+        InstallStar(star, n);
+        std::vector<Ptr<Collective>> collectives;
+        for (const std::string& name : GetCollectiveNames())
+        {
+            collectives.push_back(CreateCollective(name));
+            collectives.back()->Setup(star.GetTransports(), 256 << 10);
+        }
+        collectives.push_back(CreateObject<RingAllReduce>());
+        collectives.back()->Setup(star.GetTransports(), 100 << 10);
+        std::set<uint64_t> channels;
+        for (auto& collective : collectives)
+        {
+            channels.insert(collective->GetChannel());
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(collective->GetChannel(),
+                                        Collective::FIRST_CHANNEL,
+                                        "channel in the collectives' range");
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                Simulator::Schedule(MicroSeconds(1000 + 37 * i), &Collective::Enter, collective, i);
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(channels.size(), collectives.size(), "one channel each");
+        Simulator::Run();
+        for (auto& collective : collectives)
+        {
+            NS_TEST_EXPECT_MSG_EQ(collective->IsFinished(),
+                                  true,
+                                  collective->GetInstanceTypeId().GetName() << " finished");
+        }
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup uniference-tests
+ *
+ * Operation names map to the algorithms, and bus bandwidth factors follow nccl-tests.
+ */
+class FactoryTestCase : public TestCase
+{
+  public:
+    FactoryTestCase()
+        : TestCase("collectives are created by their torch.distributed names")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::vector<std::string> names = GetCollectiveNames();
+        NS_TEST_ASSERT_MSG_EQ(names.size(), 4, "four operations");
+        const std::pair<std::string, std::string> expected[] = {
+            {"all_reduce", "ns3::RingAllReduce"},
+            {"all_gather", "ns3::RingAllGather"},
+            {"broadcast", "ns3::RingBroadcast"},
+            {"barrier", "ns3::Barrier"},
+        };
+        for (const auto& [name, type] : expected)
+        {
+            NS_TEST_EXPECT_MSG_EQ(CreateCollective(name)->GetInstanceTypeId().GetName(),
+                                  type,
+                                  name);
+        }
+        // nccl-tests' bus bandwidth factors for 8 ranks.
+        NodeContainer nodes;
+        std::vector<Ptr<MessageTransport>> transports;
+        for (uint32_t i = 0; i < 8; ++i)
+        {
+            transports.push_back(CreateObject<MessageTransport>());
+            transports.back()->SetEndpointId(i);
+        }
+        Ptr<Collective> allReduce = CreateCollective("all_reduce");
+        allReduce->Setup(transports, 1);
+        NS_TEST_EXPECT_MSG_EQ_TOL(allReduce->GetBusBandwidthFactor(), 1.75, 1e-12, "all-reduce");
+        Ptr<Collective> allGather = CreateCollective("all_gather");
+        allGather->Setup(transports, 1);
+        NS_TEST_EXPECT_MSG_EQ_TOL(allGather->GetBusBandwidthFactor(), 0.875, 1e-12, "all-gather");
+        NS_TEST_EXPECT_MSG_EQ(Collective::GetChunkBytes(10, 4, 0), 3, "first chunks larger");
+        NS_TEST_EXPECT_MSG_EQ(Collective::GetChunkBytes(10, 4, 1), 3, "first chunks larger");
+        NS_TEST_EXPECT_MSG_EQ(Collective::GetChunkBytes(10, 4, 2), 2, "last chunks smaller");
+        allReduce->Dispose();
+        allGather->Dispose();
+        for (auto& transport : transports)
+        {
+            transport->Dispose();
+        }
+    }
+};
+
+/**
+ * \ingroup uniference-tests
+ *
+ * Suite of the collectives other than the ring all-reduce and all-gather.
+ */
+class CollectiveTestSuite : public TestSuite
+{
+  public:
+    CollectiveTestSuite()
+        : TestSuite("uniference-collective")
+    {
+        AddTestCase(new FactoryTestCase);
+        AddTestCase(new BroadcastTestCase(4, 0, 8 << 20, 1 << 20));
+        AddTestCase(new BroadcastTestCase(5, 3, 5 << 19, 1 << 20));
+        AddTestCase(new BroadcastTestCase(3, 1, 0, 1 << 20));
+        for (uint32_t late : {0, 2, 4})
+        {
+            AddTestCase(new BarrierTestCase(5, late));
+        }
+        AddTestCase(new BarrierTestCase(8, 7));
+        AddTestCase(new BarrierTestCase(2, 1));
+        AddTestCase(new ConcurrentCollectivesTestCase);
+    }
+};
+
+/// Registers the suite.
+static CollectiveTestSuite g_collectiveTestSuite;
