@@ -77,7 +77,12 @@ SimWorld::SimWorld(Kernel& kernel, std::vector<ns3::Ptr<ns3::MessageTransport>> 
   kernel_.set_in_flight_probe([this] { return in_flight(); });
 }
 
-SimWorld::~SimWorld() { kernel_.set_in_flight_probe({}); }
+SimWorld::~SimWorld() {
+  // Collectives a failed or deadlocked run left unfinished listen on the transports,
+  // which keeps them alive; let them go.
+  for (auto& [key, call] : collectives_) call->net->Dispose();
+  kernel_.set_in_flight_probe({});
+}
 
 std::shared_ptr<Comm> SimWorld::world_comm(int rank) {
   return std::make_shared<SimComm>(*this, 0, rank);

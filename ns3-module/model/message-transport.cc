@@ -191,7 +191,11 @@ MessageTransport::DoDispose()
     }
     m_connections.clear();
     m_streams.clear();
+    // A listener may hold the last reference to an unfinished collective, whose disposal
+    // calls Unlisten on this transport: empty the map before the callbacks die.
+    auto listeners = std::move(m_listeners);
     m_listeners.clear();
+    listeners.clear();
     m_listenSocket = nullptr;
     Application::DoDispose();
 }

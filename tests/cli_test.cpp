@@ -1,0 +1,122 @@
+// The uniference binary end to end: determinism of modeled runs, and bad scenarios
+// that exit with code 2, name the JSON path, and leave no output behind.
+#include "apps/test/test_dir.h"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace uniference {
+namespace {
+
+struct Result {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+Result run_uniference(const std::string& args) {
+  std::string command = std::string(UNIFERENCE_BINARY) + " " + args + " 2>&1";
+  Result result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
+  int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+std::string quickstart() { return std::string(UNIFERENCE_SCENARIOS_DIR) + "/quickstart.json"; }
+
+// The quickstart scenario with one edit applied to its text.
+std::string edited_quickstart(const std::string& from, const std::string& to) {
+  std::string text = read_file(quickstart());
+  size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+TEST(Cli, ModeledRunsWriteByteIdenticalTracesAndResults) {
+  TestDir dir;
+  Result first = run_uniference("run " + quickstart() + " --quiet --out " + (dir / "a"));
+  Result second = run_uniference("run " + quickstart() + " --quiet --out " + (dir / "b"));
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  ASSERT_EQ(second.exit_code, 0) << second.output;
+  for (const char* file : {"results.json", "trace.json"}) {
+    std::string a = read_file(dir / (std::string("a/") + file));
+    std::string b = read_file(dir / (std::string("b/") + file));
+    EXPECT_FALSE(a.empty()) << file;
+    EXPECT_TRUE(a == b) << file << " differs between two runs of the same scenario";
+  }
+  EXPECT_NE(first.output.find("TTFT"), std::string::npos) << first.output;
+}
+
+struct BadScenario {
+  const char* name;  // the test's name
+  const char* what;
+  const char* from;
+  const char* to;
+  const char* pointer;
+};
+
+void PrintTo(const BadScenario& bad, std::ostream* out) { *out << bad.what; }
+
+class CliBadScenario : public ::testing::TestWithParam<BadScenario> {};
+
+TEST_P(CliBadScenario, ExitsWithCode2NamingThePathAndWritesNothing) {
+  const BadScenario& bad = GetParam();
+  TestDir dir;
+  write(dir / "bad.json", edited_quickstart(bad.from, bad.to));
+  Result result = run_uniference("run " + (dir / "bad.json") + " --quiet --out " + (dir / "out"));
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find(bad.pointer), std::string::npos)
+      << bad.what << ": expected the path " << bad.pointer << " in: " << result.output;
+  EXPECT_EQ(dir.entries(), std::set<std::string>{"bad.json"}) << "output left behind";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, CliBadScenario,
+    ::testing::Values(BadScenario{"WrongType", "wrong type", "\"new_tokens\": 8", "\"new_tokens\": \"eight\"",
+                                  "/workload/new_tokens"},
+                      BadScenario{"UnknownKey", "unknown key", "\"delay\": \"50us\"", "\"dealy\": \"50us\"",
+                                  "/network/link/dealy"},
+                      BadScenario{"MissingField", "missing field", "\"prompt_tokens\": 16, ", "",
+                                  "/workload/prompt_tokens"},
+                      BadScenario{"TpNotDividingTheModel",
+                                  "tp that does not divide the model", "\"tp\": 4", "\"tp\": 3",
+                                  "/parallel/tp"},
+                      BadScenario{"UnknownDeviceProfile", "unknown device profile", "\"profile\": \"cpu\"",
+                                  "\"profile\": \"abacus\"", "/devices/profile"}),
+    [](const ::testing::TestParamInfo<BadScenario>& info) { return info.param.name; });
+
+TEST(Cli, HelpDocumentsEveryOption) {
+  Result result = run_uniference("--help");
+  EXPECT_EQ(result.exit_code, 0);
+  for (const char* option : {"run SCENARIO.json", "--out", "--quiet", "--help", "deadlock"}) {
+    EXPECT_NE(result.output.find(option), std::string::npos) << option;
+  }
+}
+
+TEST(Cli, UnknownOptionIsAUsageError) {
+  Result result = run_uniference("run " + quickstart() + " --fast");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.output.find("--fast"), std::string::npos) << result.output;
+}
+
+}  // namespace
+}  // namespace uniference
