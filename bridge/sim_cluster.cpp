@@ -23,7 +23,8 @@ int SimCluster::add_rank(std::unique_ptr<ComputeMeter> meter, Shard shard) {
   return rank;
 }
 
-RunOutcome SimCluster::run() {
+void SimCluster::build_network() {
+  if (world_) return;
   ns3::StarNetworkHelper star;
   star.SetLinkAttribute("DataRate", ns3::StringValue(network_.link_rate));
   star.SetLinkAttribute("Delay", ns3::StringValue(network_.link_delay));
@@ -34,6 +35,10 @@ RunOutcome SimCluster::run() {
   star.SetTransportAttribute("RcvBufSize", ns3::UintegerValue(network_.rcv_buf));
   star.Install(static_cast<uint32_t>(shards_.size()));
   world_ = std::make_unique<SimWorld>(kernel_, star.GetTransports());
+}
+
+RunOutcome SimCluster::run() {
+  build_network();
   return kernel_.run();
 }
 

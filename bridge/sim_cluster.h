@@ -37,7 +37,9 @@ class SimCluster {
 
   // Adds the next rank: its shard code and how its compute is charged.
   int add_rank(std::unique_ptr<ComputeMeter> meter, Shard shard);
-  // Builds the network for the ranks added so far and runs them to the end.
+  // Builds the network for the ranks added so far; run() does it when not yet done.
+  void build_network();
+  // Runs the ranks to the end.
   RunOutcome run();
 
   Kernel& kernel() { return kernel_; }
