@@ -69,7 +69,9 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress) {
 
   std::vector<int64_t> tokens;
   std::vector<int64_t> token_times;
-  SimCluster cluster(network_of(scenario));
+  KernelConfig kernel;
+  kernel.seed = scenario.seed;
+  SimCluster cluster(network_of(scenario), kernel);
   for (int r = 0; r < ranks; ++r) {
     cluster.add_rank(meter_for(scenario, profile), [&](Comm& comm) {
       Kernel& kernel = Kernel::current();

@@ -50,6 +50,7 @@ int Kernel::add_lp(std::unique_ptr<ComputeMeter> meter, std::function<void()> bo
   lp->stats.rank = lp->rank;
   lp->meter = std::move(meter);
   lp->body = std::move(body);
+  lp->random = lp_generator_state(config_.seed, lp->rank);
   lps_.push_back(std::move(lp));
   return lps_.back()->rank;
 }
@@ -122,27 +123,34 @@ void Kernel::lp_main(LogicalProcess& lp) {
     lp.meter->end();
     lp.meter_open = false;
   }
+  leave(lp);
   lp.state = LogicalProcess::State::kFinished;
   lp.stats.finish_ns = lp.cancelled ? lp.stats.finish_ns : now_ns();
   ++finished_;
-  running_ = nullptr;
   if (finished_ == lp_count() && !stopping_) ns3::Simulator::Stop();
   kernel_baton_.post();
 }
 
 void Kernel::park(LogicalProcess& lp) {
-  lp.torch_state = at::ThreadLocalState();
-  running_ = nullptr;
+  leave(lp);
   kernel_baton_.post();
   lp.baton.wait();
   enter(lp);
 }
 
+// An LP takes the thread: its libtorch thread-local state and its random stream with it.
 void Kernel::enter(LogicalProcess& lp) {
   running_ = &lp;
   lp.state = LogicalProcess::State::kRunning;
   at::ThreadLocalState::setThreadLocalState(lp.torch_state);
+  kernel_random_ = swap_default_generator(lp.random);
   if (lp.cancelled) throw LpCancelled{};
+}
+
+void Kernel::leave(LogicalProcess& lp) {
+  lp.torch_state = at::ThreadLocalState();
+  lp.random = swap_default_generator(kernel_random_);
+  running_ = nullptr;
 }
 
 void Kernel::resume(LogicalProcess* lp) {

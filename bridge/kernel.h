@@ -10,6 +10,7 @@
 // ends with a deadlock report instead.
 #pragma once
 
+#include "bridge/lp_random.h"
 #include "bridge/run_record.h"
 #include "compute/compute_meter.h"
 
@@ -57,6 +58,7 @@ struct LogicalProcess {
   boost::fibers::fiber fiber;
   Baton baton;
   at::ThreadLocalState torch_state;
+  GeneratorState random;
   bool cancelled = false;
   BlockReason blocked_on;
   int64_t blocked_since_ns = 0;
@@ -65,6 +67,7 @@ struct LogicalProcess {
 
 struct KernelConfig {
   size_t stack_bytes = size_t(1) << 20;  // guarded stack per LP fiber
+  uint64_t seed = 1;                     // of every LP's own random stream
 };
 
 // How a run ended. Exit codes used by the apps: 0 completed, 1 error, 3 deadlock.
@@ -131,6 +134,7 @@ class Kernel {
   void resume(LogicalProcess* lp);
   void park(LogicalProcess& lp);
   void enter(LogicalProcess& lp);
+  void leave(LogicalProcess& lp);
   void lp_main(LogicalProcess& lp);
   void check_quiescence();
   void fail(const std::string& message);
@@ -142,6 +146,7 @@ class Kernel {
   LogicalProcess* running_ = nullptr;
   Baton kernel_baton_;
   at::ThreadLocalState kernel_torch_state_;
+  GeneratorState kernel_random_;
   std::function<uint64_t()> in_flight_;
   int finished_ = 0;
   int pending_resumes_ = 0;
