@@ -3,6 +3,7 @@
 #include "apps/test/test_dir.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -64,6 +65,20 @@ TEST(Cli, ModeledRunsWriteByteIdenticalTracesAndResults) {
     EXPECT_TRUE(a == b) << file << " differs between two runs of the same scenario";
   }
   EXPECT_NE(first.output.find("TTFT"), std::string::npos) << first.output;
+}
+
+TEST(Cli, MeasuredComputeChargesWallTime) {
+  TestDir dir;
+  write(dir / "measured.json",
+        edited_quickstart("\"mode\": \"modeled\"", "\"mode\": \"measured\""));
+  Result result =
+      run_uniference("run " + (dir / "measured.json") + " --quiet --out " + (dir / "out"));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  auto results = nlohmann::json::parse(read_file(dir / "out/results.json"));
+  EXPECT_EQ(results["compute_mode"], "measured");
+  // Eight greedy tokens of real libtorch work cannot take less than a microsecond.
+  EXPECT_GT(results["ranks"][0]["compute_ns"].get<int64_t>(), 1000);
+  EXPECT_EQ(results["tokens"].size(), 8u);
 }
 
 struct BadScenario {
