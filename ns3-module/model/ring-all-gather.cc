@@ -4,7 +4,6 @@
 
 #include "ring-all-gather.h"
 
-#include "ns3/abort.h"
 #include "ns3/log.h"
 
 namespace ns3
@@ -18,14 +17,14 @@ TypeId
 RingAllGather::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::RingAllGather")
-                            .SetParent<Collective>()
+                            .SetParent<RingCollective>()
                             .SetGroupName("Uniference")
                             .AddConstructor<RingAllGather>();
     return tid;
 }
 
 RingAllGather::RingAllGather()
-    : m_steps(0)
+    : RingCollective("ring all-gather")
 {
     NS_LOG_FUNCTION(this);
 }
@@ -41,60 +40,18 @@ RingAllGather::GetBusBandwidthFactor() const
     return static_cast<double>(GetN() - 1) / GetN();
 }
 
-void
-RingAllGather::DoSetup()
+uint32_t
+RingAllGather::GetStepCount() const
 {
-    m_steps = GetN() - 1;
-    m_sent.assign(GetN(), 0);
-    m_received.assign(GetN(), 0);
+    return GetN() - 1;
 }
 
 uint64_t
-RingAllGather::StepBytes(uint32_t index, uint32_t step) const
+RingAllGather::GetStepBytes(uint32_t index, uint32_t step) const
 {
     uint32_t n = GetN();
+    // Step t forwards the chunk that arrived in step t - 1; step 0 sends the participant's own.
     return GetChunkBytes(GetBytes(), n, (index + n - step) % n);
-}
-
-void
-RingAllGather::DoEnter(uint32_t index)
-{
-    Advance(index);
-}
-
-void
-RingAllGather::DoReceive(uint32_t index, uint32_t from, uint64_t cookie, uint64_t bytes)
-{
-    uint32_t n = GetN();
-    uint32_t previous = (index + n - 1) % n;
-    NS_ABORT_MSG_UNLESS(from == previous && cookie == m_received[index] &&
-                            bytes == StepBytes(previous, m_received[index]),
-                        "ring all-gather on channel "
-                            << GetChannel() << ": participant " << index << " expected step "
-                            << m_received[index] << " from " << previous << ", got step " << cookie
-                            << " (" << bytes << " bytes) from " << from);
-    ++m_received[index];
-    Advance(index);
-}
-
-void
-RingAllGather::Advance(uint32_t index)
-{
-    if (!HasEntered(index) || IsComplete(index))
-    {
-        return;
-    }
-    uint32_t next = (index + 1) % GetN();
-    // Step t + 1 forwards the chunk that arrived in step t; step 0 sends the participant's own.
-    while (m_sent[index] < m_steps && m_sent[index] <= m_received[index])
-    {
-        SendTo(index, next, m_sent[index], StepBytes(index, m_sent[index]));
-        ++m_sent[index];
-    }
-    if (m_received[index] == m_steps)
-    {
-        Complete(index);
-    }
 }
 
 } // namespace ns3

@@ -5,9 +5,7 @@
 #ifndef RING_ALL_REDUCE_H
 #define RING_ALL_REDUCE_H
 
-#include "collective.h"
-
-#include <vector>
+#include "ring-collective.h"
 
 namespace ns3
 {
@@ -24,7 +22,7 @@ namespace ns3
  * and has received the chunk of step s from (i - 1) % n. A participant is complete when it has
  * received its last chunk. With one participant the operation completes on Enter.
  */
-class RingAllReduce : public Collective
+class RingAllReduce : public RingCollective
 {
   public:
     /**
@@ -39,26 +37,9 @@ class RingAllReduce : public Collective
     double GetBusBandwidthFactor() const override;
 
   protected:
-    void DoSetup() override;
-    void DoEnter(uint32_t index) override;
-    void DoReceive(uint32_t index, uint32_t from, uint64_t cookie, uint64_t bytes) override;
-
-  private:
-    /**
-     * Send every step a participant is ready for, and complete it once it has everything.
-     * \param index the participant
-     */
-    void Advance(uint32_t index);
-    /**
-     * \param index a participant
-     * \param step a step
-     * \return the bytes the participant sends in that step
-     */
-    uint64_t StepBytes(uint32_t index, uint32_t step) const;
-
-    uint32_t m_steps;                 //!< 2(n - 1)
-    std::vector<uint32_t> m_sent;     //!< Steps each participant has sent
-    std::vector<uint32_t> m_received; //!< Steps each participant has received
+    /// \return 2(n - 1)
+    uint32_t GetStepCount() const override;
+    uint64_t GetStepBytes(uint32_t index, uint32_t step) const override;
 };
 
 } // namespace ns3
