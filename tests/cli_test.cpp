@@ -19,8 +19,8 @@ struct Result {
   std::string output;  // stdout and stderr together
 };
 
-Result run_uniference(const std::string& args) {
-  std::string command = std::string(UNIFERENCE_BINARY) + " " + args + " 2>&1";
+Result run_command(const std::string& program, const std::string& args) {
+  std::string command = program + " " + args + " 2>&1";
   Result result;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return result;
@@ -31,6 +31,8 @@ Result run_uniference(const std::string& args) {
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
 }
+
+Result run_uniference(const std::string& args) { return run_command(UNIFERENCE_BINARY, args); }
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -125,6 +127,15 @@ TEST(Cli, HelpDocumentsEveryOption) {
   for (const char* option : {"run SCENARIO.json", "--out", "--quiet", "--help", "deadlock"}) {
     EXPECT_NE(result.output.find(option), std::string::npos) << option;
   }
+}
+
+TEST(Cli, ADeadlockedProgramExitsWithTheDeadlockCode) {
+  Result result = run_command(DEADLOCK_PROGRAM, "");
+  EXPECT_EQ(result.exit_code, 3) << result.output;
+  EXPECT_NE(result.output.find("rank 0: blocked in recv (rank 1) tag 9"), std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find("rank 1: blocked in recv (rank 0) tag 9"), std::string::npos)
+      << result.output;
 }
 
 TEST(Cli, UnknownOptionIsAUsageError) {
