@@ -309,6 +309,8 @@ void SimWorld::finish_collective(Collective& call, uint32_t index) {
   auto work = call.works[i];
   call.outputs[i] = at::Tensor();
   if (++call.completed == static_cast<int>(n)) {
+    // Every message of the call has been delivered: its channel will not be seen again.
+    channel_labels_.erase(call.net->GetChannel());
     collectives_.erase(std::make_pair(call.group, call.seq));  // destroys `call`
   }
   work->complete(error);
