@@ -53,8 +53,8 @@ class StarNetworkHelper
     static constexpr uint32_t DEVICE_QUEUE_PACKETS = 2;
 
     /**
-     * rief Set the queue inside every net device, below the traffic-control layer.
-     * 	param Ts \deduced argument types
+     * \brief Set the queue inside every net device, below the traffic-control layer.
+     * \tparam Ts \deduced argument types
      * \param type a queue type, for example ns3::DropTailQueue
      * \param args name and AttributeValue pairs, for example "MaxSize", StringValue("100p")
      */

@@ -5,6 +5,8 @@
 // Broadcast, barrier and the collective factory, on a star. Expected times come from the link
 // parameters and header sizes, computed here.
 
+#include "collective-test-util.h"
+
 #include "ns3/barrier.h"
 #include "ns3/collective-factory.h"
 #include "ns3/data-rate.h"
@@ -23,29 +25,10 @@
 #include <string>
 
 using namespace ns3;
+using namespace ns3::tests;
 
 namespace
 {
-
-const DataRate LINK_RATE("1Gbps");
-const Time LINK_DELAY = MicroSeconds(10);
-const uint32_t MSS = 1448;
-// TCP header with timestamps 32, IPv4 20, PPP 2; SYNs carry 4 more bytes of options.
-const uint32_t DATA_FRAME = MSS + 32 + 20 + 2;
-const uint32_t ACK_FRAME = 32 + 20 + 2;
-const uint32_t SYN_FRAME = 36 + 20 + 2;
-const uint32_t SEGMENTS_PER_ACK = 2;
-const uint32_t MESSAGE_HEADER = 24;
-
-/**
- * \param bytes a frame's size
- * \return its serialization time on a link, in seconds
- */
-double
-Wire(double bytes)
-{
-    return bytes * 8 / LINK_RATE.GetBitRate();
-}
 
 /**
  * Time a sender's link is busy with a stretch of a TCP stream: full segments and a last,
@@ -60,56 +43,9 @@ StreamTime(uint64_t streamBytes, double* lastFrame)
 {
     const uint64_t segments = std::max<uint64_t>(1, (streamBytes + MSS - 1) / MSS);
     const uint64_t lastSegment = streamBytes - (segments - 1) * MSS;
-    *lastFrame = Wire(lastSegment + DATA_FRAME - MSS);
+    *lastFrame = Wire(LINK_RATE, lastSegment + DATA_FRAME - MSS);
     const double ackShare = 1 + static_cast<double>(ACK_FRAME) / SEGMENTS_PER_ACK / DATA_FRAME;
-    return ((segments - 1) * Wire(DATA_FRAME) + *lastFrame) * ackShare;
-}
-
-/**
- * A connection across the hub: SYN and SYN-ACK over two links each, then the final ACK.
- * \return seconds
- */
-double
-Handshake()
-{
-    return 4 * (Wire(SYN_FRAME) + LINK_DELAY.GetSeconds()) + Wire(ACK_FRAME);
-}
-
-/**
- * Run a set-up collective on a star whose transports it was set up with.
- * \param collective the collective
- * \param enterAt when each participant enters
- * \return each participant's completion time, -1 s for those that did not complete
- */
-std::vector<Time>
-RunCollective(Ptr<Collective> collective, const std::vector<Time>& enterAt)
-{
-    for (uint32_t i = 0; i < enterAt.size(); ++i)
-    {
-        Simulator::Schedule(enterAt[i], &Collective::Enter, collective, i);
-    }
-    Simulator::Run();
-    std::vector<Time> completions;
-    for (uint32_t i = 0; i < enterAt.size(); ++i)
-    {
-        completions.push_back(collective->IsComplete(i) ? collective->GetCompletionTime(i)
-                                                        : Seconds(-1));
-    }
-    return completions;
-}
-
-/**
- * Configure a star the way every case here does and install n endpoints.
- * \param star the helper
- * \param n number of endpoints
- */
-void
-InstallStar(StarNetworkHelper& star, uint32_t n)
-{
-    star.SetDeviceAttribute("DataRate", DataRateValue(LINK_RATE));
-    star.SetChannelAttribute("Delay", TimeValue(LINK_DELAY));
-    star.SetTransportAttribute("SegmentSize", UintegerValue(MSS));
-    star.Install(n);
+    return ((segments - 1) * Wire(LINK_RATE, DATA_FRAME) + *lastFrame) * ackShare;
 }
 
 } // namespace
@@ -172,7 +108,7 @@ class BroadcastTestCase : public TestCase
         std::vector<double> ready(chunks, 0.0);
         for (uint32_t hop = 1; hop < m_n; ++hop)
         {
-            double linkFree = ready[0] + Handshake();
+            double linkFree = ready[0] + Handshake(LINK_RATE, LINK_DELAY, 2);
             for (uint64_t k = 0; k < chunks; ++k)
             {
                 const uint64_t payload = std::min(m_chunkBytes, m_bytes - k * m_chunkBytes);
@@ -243,7 +179,8 @@ class BarrierTestCase : public TestCase
         // A round's empty message, with the connection's hello ahead of it when it is the
         // first on its connection.
         const double smallFrame = 2 * MESSAGE_HEADER + ACK_FRAME;
-        const double perRound = Handshake() + 2 * LINK_DELAY.GetSeconds() + 2 * Wire(smallFrame);
+        const double perRound = Handshake(LINK_RATE, LINK_DELAY, 2) + 2 * LINK_DELAY.GetSeconds() +
+                                2 * Wire(LINK_RATE, smallFrame);
         const Time bound = lastEntry + Seconds(rounds * perRound);
         for (uint32_t i = 0; i < m_n; ++i)
         {

@@ -6,6 +6,8 @@
 // message over one link is computed here from the link's rate and delay and from the bytes
 // every packet carries, independently of the code under test.
 
+#include "tcp-path-model.h"
+
 #include "ns3/data-rate.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
@@ -29,6 +31,7 @@
 #include <vector>
 
 using namespace ns3;
+using namespace ns3::tests;
 
 namespace
 {
@@ -64,26 +67,6 @@ BuildDirectLink(DataRate rate, Time delay, const MessageTransportHelper& transpo
         transportHelper.Install(nodes, {interfaces.GetAddress(0), interfaces.GetAddress(1)});
     return {DynamicCast<MessageTransport>(transports.Get(0)),
             DynamicCast<MessageTransport>(transports.Get(1))};
-}
-
-// Bytes ns-3 puts around every TCP segment on a point-to-point link. Timestamps are on by
-// default, so data segments and pure ACKs carry a 10-byte timestamp option padded to 12; a SYN
-// and a SYN-ACK also carry window scale (3) and SACK permitted (2), padded to 16 in all.
-const uint32_t TCP_DATA_HEADER = 20 + 12;
-const uint32_t TCP_SYN_HEADER = 20 + 16;
-const uint32_t IPV4_HEADER = 20;
-const uint32_t PPP_HEADER = 2;
-const uint32_t FRAME_HEADER = 24; // MessageHeader
-
-/**
- * \param rate a link's data rate
- * \param bytes a frame's size
- * \return the time the frame takes on the link
- */
-double
-Serialization(DataRate rate, uint64_t bytes)
-{
-    return bytes * 8.0 / rate.GetBitRate();
 }
 
 } // namespace
@@ -172,18 +155,13 @@ class SingleLinkTimingTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(deliveredFrom, 0, "from endpoint 0");
 
         const double d = delay.GetSeconds();
-        const double syn = Serialization(rate, TCP_SYN_HEADER + IPV4_HEADER + PPP_HEADER);
-        const double ack = Serialization(rate, TCP_DATA_HEADER + IPV4_HEADER + PPP_HEADER);
-        // SYN out, SYN-ACK back; the ACK that completes the handshake leaves just before the
-        // data, on the same link.
-        double expected = 2 * (syn + d) + ack;
+        double expected = Handshake(rate, delay, 1);
         // The stream: the connection's hello frame, the message's header, its payload.
-        const uint64_t stream = FRAME_HEADER + FRAME_HEADER + m_bytes;
+        const uint64_t stream = MESSAGE_HEADER + MESSAGE_HEADER + m_bytes;
         const uint64_t segments = (stream + mss - 1) / mss;
         const uint64_t lastSegment = stream - (segments - 1) * mss;
-        const uint32_t perSegment = TCP_DATA_HEADER + IPV4_HEADER + PPP_HEADER;
-        expected += (segments - 1) * Serialization(rate, mss + perSegment);
-        expected += Serialization(rate, lastSegment + perSegment);
+        expected += (segments - 1) * Wire(rate, DataFrame(mss));
+        expected += Wire(rate, lastSegment + FRAME_OVERHEAD);
         expected += d;
         const double measured = (deliveredAt - sentAt).GetSeconds();
         std::ostringstream note;

@@ -7,6 +7,8 @@
 // link at the payload rate TCP/IP/PPP framing leaves. Both are computed here, from the link
 // parameters and header sizes, never from the code under test.
 
+#include "collective-test-util.h"
+
 #include "ns3/data-rate.h"
 #include "ns3/ring-all-gather.h"
 #include "ns3/ring-all-reduce.h"
@@ -21,30 +23,10 @@
 #include <string>
 
 using namespace ns3;
+using namespace ns3::tests;
 
 namespace
 {
-
-const DataRate LINK_RATE("1Gbps");
-const Time LINK_DELAY = MicroSeconds(10);
-const uint32_t MSS = 1448;
-// Per TCP segment on a point-to-point link: TCP header with the timestamp option (ns-3's
-// default) 32, IPv4 20, PPP 2. SYN and SYN-ACK carry 4 more bytes of options.
-const uint32_t DATA_FRAME = MSS + 32 + 20 + 2;
-const uint32_t ACK_FRAME = 32 + 20 + 2;
-const uint32_t SYN_FRAME = 36 + 20 + 2;
-// ns-3's receivers acknowledge every second segment.
-const uint32_t SEGMENTS_PER_ACK = 2;
-
-/**
- * \param bytes a frame's size
- * \return its serialization time on a link, in seconds
- */
-double
-Wire(double bytes)
-{
-    return bytes * 8 / LINK_RATE.GetBitRate();
-}
 
 /**
  * Payload rate of an endpoint's link in a ring: every data frame carries MSS payload bytes,
@@ -66,18 +48,7 @@ PayloadRate()
 double
 Alpha()
 {
-    return 2 * LINK_DELAY.GetSeconds() + Wire(DATA_FRAME);
-}
-
-/**
- * Opening a connection across the hub before the first step: SYN and SYN-ACK cross two links
- * each, and the handshake's last ACK leaves just ahead of the data.
- * \return seconds
- */
-double
-Handshake()
-{
-    return 4 * (Wire(SYN_FRAME) + LINK_DELAY.GetSeconds()) + Wire(ACK_FRAME);
+    return 2 * LINK_DELAY.GetSeconds() + Wire(LINK_RATE, DATA_FRAME);
 }
 
 /**
@@ -95,26 +66,13 @@ RunOnStar(Ptr<Collective> collective,
           std::vector<Time> enterAt = std::vector<Time>())
 {
     StarNetworkHelper star;
-    star.SetDeviceAttribute("DataRate", DataRateValue(LINK_RATE));
-    star.SetChannelAttribute("Delay", TimeValue(LINK_DELAY));
-    star.SetTransportAttribute("SegmentSize", UintegerValue(MSS));
-    star.Install(n);
+    InstallStar(star, n);
     collective->Setup(star.GetTransports(), bytes);
     if (enterAt.empty())
     {
         enterAt.assign(n, MilliSeconds(1));
     }
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        Simulator::Schedule(enterAt[i], &Collective::Enter, collective, i);
-    }
-    Simulator::Run();
-    std::vector<Time> completions;
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        completions.push_back(collective->IsComplete(i) ? collective->GetCompletionTime(i)
-                                                        : Seconds(-1));
-    }
+    std::vector<Time> completions = RunCollective(collective, enterAt);
     Simulator::Destroy();
     return completions;
 }
@@ -160,7 +118,8 @@ class RingTimingTestCase : public TestCase
         const bool allReduce = m_typeName == "ns3::RingAllReduce";
         // All-reduce: 2(n-1) steps moving 2(n-1)/n S through each link; all-gather: half.
         const double steps = allReduce ? 2 * (n - 1) : n - 1;
-        const double expected = Handshake() + steps * Alpha() + steps / n * m_bytes / PayloadRate();
+        const double expected = Handshake(LINK_RATE, LINK_DELAY, 2) + steps * Alpha() +
+                                steps / n * m_bytes / PayloadRate();
         const double measured = (last - MilliSeconds(1)).GetSeconds();
         std::ostringstream note;
         note << m_typeName << " n=" << m_n << " S=" << m_bytes << ": measured " << measured * 1e3

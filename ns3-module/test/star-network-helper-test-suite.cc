@@ -5,6 +5,8 @@
 // StarNetworkHelper: what it builds and configures, and one message across the hub against the
 // time the two links allow, computed here from their rate, delay and the header sizes.
 
+#include "tcp-path-model.h"
+
 #include "ns3/data-rate.h"
 #include "ns3/ipv4.h"
 #include "ns3/message-transport.h"
@@ -24,6 +26,7 @@
 #include <string>
 
 using namespace ns3;
+using namespace ns3::tests;
 
 /**
  * \ingroup uniference-tests
@@ -133,16 +136,16 @@ class StarMessageTimingTestCase : public TestCase
         Simulator::Run();
         Simulator::Destroy();
 
-        // Frames: TCP header with the timestamp option 32 (36 on SYN and SYN-ACK, which also
-        // carry window scale and SACK permitted), IPv4 20, PPP 2.
-        auto wire = [&rate](double frameBytes) { return frameBytes * 8 / rate.GetBitRate(); };
         const double d = delay.GetSeconds();
-        const double handshake = 4 * (wire(36 + 22) + d) + wire(32 + 22);
-        const uint64_t stream = 24 + 24 + bytes; // hello, message header, payload
+        const double handshake = Handshake(rate, delay, 2);
+        // The stream: the connection's hello frame, the message's header, its payload.
+        const uint64_t stream = MESSAGE_HEADER + MESSAGE_HEADER + bytes;
         const uint64_t segments = (stream + mss - 1) / mss;
-        const double lastFrame = wire(stream - (segments - 1) * mss + 54);
+        const double lastFrame = Wire(rate, stream - (segments - 1) * mss + FRAME_OVERHEAD);
+        // The segments back to back on the first link; the hub forwards the last one once it
+        // has it all.
         const double expected =
-            handshake + (segments - 1) * wire(mss + 54) + lastFrame + d + lastFrame + d;
+            handshake + (segments - 1) * Wire(rate, DataFrame(mss)) + lastFrame + d + lastFrame + d;
         const double measured = (deliveredAt - sentAt).GetSeconds();
         std::ostringstream note;
         note << "two hops, " << m_tcpVariant << ": measured " << measured * 1e3 << " ms, computed "
