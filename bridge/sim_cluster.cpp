@@ -1,6 +1,8 @@
 #include "bridge/sim_cluster.h"
 
-#include <ns3/core-module.h>
+#include <ns3/simulator.h>
+#include <ns3/string.h>
+#include <ns3/uinteger.h>
 #include <ns3/star-network-helper.h>
 
 namespace uniference {
