@@ -35,7 +35,7 @@ uint64_t tensor_bytes(const at::Tensor& t) {
 }
 }  // namespace
 
-struct SimWorld::Collective {
+struct SimWorld::CollectiveCall {
   SimWorld* world = nullptr;
   int group = 0;
   uint64_t seq = 0;
@@ -207,7 +207,7 @@ std::shared_ptr<SimWork> SimWorld::enter_collective(int group, uint64_t seq, int
   auto key = std::make_pair(group, seq);
   auto it = collectives_.find(key);
   if (it == collectives_.end()) {
-    auto call = std::make_unique<Collective>();
+    auto call = std::make_unique<CollectiveCall>();
     call->world = this;
     call->group = group;
     call->seq = seq;
@@ -231,7 +231,7 @@ std::shared_ptr<SimWork> SimWorld::enter_collective(int group, uint64_t seq, int
     channel_labels_[call->net->GetChannel()] = kind_name(args.kind);
     it = collectives_.emplace(key, std::move(call)).first;
   }
-  Collective& call = *it->second;
+  CollectiveCall& call = *it->second;
   if (call.kind != args.kind || call.bytes != bytes || call.root != args.root ||
       call.reduce != args.reduce) {
     std::ostringstream out;
@@ -252,11 +252,11 @@ std::shared_ptr<SimWork> SimWorld::enter_collective(int group, uint64_t seq, int
   return work;
 }
 
-void SimWorld::collective_done(Collective* call, uint32_t index) {
+void SimWorld::collective_done(CollectiveCall* call, uint32_t index) {
   call->world->finish_collective(*call, index);
 }
 
-void SimWorld::finish_collective(Collective& call, uint32_t index) {
+void SimWorld::finish_collective(CollectiveCall& call, uint32_t index) {
   size_t i = index;
   size_t n = call.inputs.size();
   auto all_entered = [&] {

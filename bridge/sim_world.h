@@ -65,13 +65,13 @@ class SimWorld {
     MatchKey key;
     at::Tensor data;
   };
-  struct Collective;
+  struct CollectiveCall;  // one collective call of one group, as the bridge tracks it
 
   void on_p2p_delivered(int dst, uint32_t src, uint64_t cookie, uint64_t bytes);
   void match(const MatchKey& key);
   static void send_done(std::shared_ptr<SimWork> work);
-  static void collective_done(Collective* call, uint32_t index);
-  void finish_collective(Collective& call, uint32_t index);
+  static void collective_done(CollectiveCall* call, uint32_t index);
+  void finish_collective(CollectiveCall& call, uint32_t index);
   std::string group_label(int group) const;
 
   // Trace hooks on every transport: bytes per rank, in-flight count, message records.
@@ -92,7 +92,7 @@ class SimWorld {
   std::map<MatchKey, std::deque<uint64_t>> arrived_;
   std::map<MatchKey, std::deque<std::pair<std::shared_ptr<SimWork>, at::Tensor>>> posted_;
 
-  std::map<std::pair<int, uint64_t>, std::unique_ptr<Collective>> collectives_;
+  std::map<std::pair<int, uint64_t>, std::unique_ptr<CollectiveCall>> collectives_;
   std::map<uint64_t, std::string> channel_labels_;
 
   uint64_t queued_ = 0;
