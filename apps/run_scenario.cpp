@@ -60,6 +60,11 @@ std::unique_ptr<ComputeMeter> meter_for(const Scenario& scenario, const DevicePr
 
 }  // namespace
 
+void check_scenario(const Scenario& scenario) {
+  checked_model(scenario);
+  checked_device(scenario);
+}
+
 ScenarioRun run_scenario(const Scenario& scenario, bool progress) {
   const ModelConfig config = checked_model(scenario);
   const DeviceProfile profile = checked_device(scenario);

@@ -13,9 +13,12 @@ struct ScenarioRun {
   RunRecord record;
 };
 
-// Throws ScenarioError for values only the model or device layer can judge (a TP degree
-// that does not divide the model, an unknown device profile). With `progress`, prints a
-// line to stderr as each token is generated.
+// Checks what only the model and device layers can judge (a TP degree that does not
+// divide the model, an unknown device profile); throws ScenarioError naming the path.
+void check_scenario(const Scenario& scenario);
+
+// Runs a scenario (checking it first). With `progress`, prints a line to stderr as each
+// token is generated.
 ScenarioRun run_scenario(const Scenario& scenario, bool progress);
 
 }  // namespace uniference

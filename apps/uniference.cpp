@@ -1,6 +1,7 @@
 // uniference: the command-line front end.
 //
 //   uniference run SCENARIO.json [--out DIR] [--quiet]
+//   uniference validate SCENARIO.json
 //
 // Exit codes: 0 success, 1 runtime error, 2 bad scenario or usage, 3 deadlock.
 #include "apps/report.h"
@@ -17,6 +18,7 @@ namespace {
 constexpr int kExitUsage = 2;
 
 const char* kUsage = R"(usage: uniference run SCENARIO.json [--out DIR] [--quiet]
+       uniference validate SCENARIO.json
        uniference --help
 
 Simulates distributed inference of real libtorch shard code over a packet-level ns-3
@@ -25,6 +27,9 @@ network, as described by SCENARIO.json (see docs/scenarios.md for every key).
 commands:
   run SCENARIO.json   check the scenario, run it, print a summary table, and write
                       results.json and trace.json (Chrome/Perfetto) into the output folder
+  validate SCENARIO.json
+                      check the scenario only (every key, and that the model, the TP
+                      degree and the device profile fit together); runs nothing
 
 options:
   --out DIR           output folder (default: out/<scenario name>); created if missing;
@@ -54,15 +59,18 @@ int main(int argc, char** argv) {
     std::cout << kUsage;
     return 0;
   }
-  if (args[0] != "run") return usage_error("unknown command '" + args[0] + "'");
+  const std::string command = args[0];
+  if (command != "run" && command != "validate") {
+    return usage_error("unknown command '" + command + "'");
+  }
 
   std::string scenario_path, out_dir;
   bool quiet = false;
   for (size_t i = 1; i < args.size(); ++i) {
-    if (args[i] == "--out") {
+    if (args[i] == "--out" && command == "run") {
       if (i + 1 >= args.size()) return usage_error("--out needs a folder");
       out_dir = args[++i];
-    } else if (args[i] == "--quiet") {
+    } else if (args[i] == "--quiet" && command == "run") {
       quiet = true;
     } else if (args[i] == "-h" || args[i] == "--help") {
       std::cout << kUsage;
@@ -75,10 +83,15 @@ int main(int argc, char** argv) {
       return usage_error("more than one scenario given");
     }
   }
-  if (scenario_path.empty()) return usage_error("run needs a scenario file");
+  if (scenario_path.empty()) return usage_error(command + " needs a scenario file");
 
   try {
     uniference::Scenario scenario = uniference::load_scenario(scenario_path);
+    if (command == "validate") {
+      uniference::check_scenario(scenario);
+      std::cout << scenario_path << ": valid\n";
+      return 0;
+    }
     if (out_dir.empty()) out_dir = (std::filesystem::path("out") / scenario.name).string();
     if (!quiet) std::cerr << "uniference: running " << scenario.name << "\n";
     uniference::ScenarioRun run = uniference::run_scenario(scenario, !quiet);

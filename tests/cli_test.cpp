@@ -104,6 +104,10 @@ TEST_P(CliBadScenario, ExitsWithCode2NamingThePathAndWritesNothing) {
   EXPECT_NE(result.output.find(bad.pointer), std::string::npos)
       << bad.what << ": expected the path " << bad.pointer << " in: " << result.output;
   EXPECT_EQ(dir.entries(), std::set<std::string>{"bad.json"}) << "output left behind";
+
+  Result validated = run_uniference("validate " + (dir / "bad.json"));
+  EXPECT_EQ(validated.exit_code, 2) << validated.output;
+  EXPECT_NE(validated.output.find(bad.pointer), std::string::npos) << validated.output;
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -121,10 +125,19 @@ INSTANTIATE_TEST_SUITE_P(
                                   "\"profile\": \"abacus\"", "/devices/profile"}),
     [](const ::testing::TestParamInfo<BadScenario>& info) { return info.param.name; });
 
+TEST(Cli, ValidateAcceptsTheQuickstartAndRunsNothing) {
+  TestDir dir;
+  Result result = run_uniference("validate " + quickstart());
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("valid"), std::string::npos) << result.output;
+  EXPECT_EQ(result.output.find("TTFT"), std::string::npos) << result.output;
+}
+
 TEST(Cli, HelpDocumentsEveryOption) {
   Result result = run_uniference("--help");
   EXPECT_EQ(result.exit_code, 0);
-  for (const char* option : {"run SCENARIO.json", "--out", "--quiet", "--help", "deadlock"}) {
+  for (const char* option :
+       {"run SCENARIO.json", "validate SCENARIO.json", "--out", "--quiet", "--help", "deadlock"}) {
     EXPECT_NE(result.output.find(option), std::string::npos) << option;
   }
 }
