@@ -21,8 +21,6 @@ class SimWork : public Work {
 
   // From the ns-3 side: the operation is done (or failed with `error`).
   void complete(const std::string& error = {});
-  bool done() const { return done_; }
-  int owner() const { return owner_; }
 
  private:
   void check_owner() const;

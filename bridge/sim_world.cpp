@@ -61,7 +61,7 @@ SimWorld::SimWorld(Kernel& kernel, std::vector<ns3::Ptr<ns3::MessageTransport>> 
   }
   std::vector<int> world(static_cast<size_t>(world_size()));
   for (int r = 0; r < world_size(); ++r) world[static_cast<size_t>(r)] = r;
-  groups_.push_back(world);
+  add_group(world);
   for (int r = 0; r < world_size(); ++r) {
     auto& transport = transports_[static_cast<size_t>(r)];
     transport->Listen(kPointToPointChannel,
@@ -88,21 +88,22 @@ std::shared_ptr<Comm> SimWorld::world_comm(int rank) {
   return std::make_shared<SimComm>(*this, 0, rank);
 }
 
-std::string SimWorld::group_label(int group) const {
-  std::ostringstream out;
-  out << "group " << group << " {";
-  const auto& members = groups_.at(static_cast<size_t>(group));
-  for (size_t i = 0; i < members.size(); ++i) out << (i ? "," : "") << members[i];
-  out << "}";
-  return out.str();
+int SimWorld::add_group(const std::vector<int>& members) {
+  int group = static_cast<int>(groups_.size());
+  std::ostringstream label;
+  label << "group " << group << " {";
+  for (size_t i = 0; i < members.size(); ++i) label << (i ? "," : "") << members[i];
+  label << "}";
+  groups_.push_back(members);
+  group_labels_.push_back(label.str());
+  return group;
 }
 
 int SimWorld::split_group(int parent, uint64_t split_index, const std::vector<int>& members) {
   auto key = std::make_pair(parent, split_index);
   auto it = splits_.find(key);
   if (it == splits_.end()) {
-    groups_.push_back(members);
-    it = splits_.emplace(key, static_cast<int>(groups_.size() - 1)).first;
+    it = splits_.emplace(key, add_group(members)).first;
   } else if (groups_[static_cast<size_t>(it->second)] != members) {
     throw std::invalid_argument("split #" + std::to_string(split_index) + " of " +
                                 group_label(parent) + " was called with different ranks by " +

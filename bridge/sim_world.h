@@ -72,7 +72,8 @@ class SimWorld {
   static void send_done(std::shared_ptr<SimWork> work);
   static void collective_done(CollectiveCall* call, uint32_t index);
   void finish_collective(CollectiveCall& call, uint32_t index);
-  std::string group_label(int group) const;
+  int add_group(const std::vector<int>& members);
+  const std::string& group_label(int group) const { return group_labels_.at(group); }
 
   // Trace hooks on every transport: bytes per rank, in-flight count, message records.
   static void on_queued(SimWorld* world, int rank, uint32_t dst, uint64_t channel,
@@ -85,6 +86,7 @@ class SimWorld {
   Kernel& kernel_;
   std::vector<ns3::Ptr<ns3::MessageTransport>> transports_;
   std::vector<std::vector<int>> groups_;  // world ranks of each group; group 0 is the world
+  std::vector<std::string> group_labels_;  // "group 1 {0,2}", for errors and reports
   std::map<std::pair<int, uint64_t>, int> splits_;
 
   uint64_t next_message_id_ = 1;

@@ -59,6 +59,26 @@ TEST(PointToPoint, AsyncExchangeDoesNotDeadlock) {
   EXPECT_EQ(got, (std::vector<float>{2.0f, 1.0f}));
 }
 
+TEST(PointToPoint, PollingAReceiveLetsSimulatedTimePass) {
+  // A busy-wait on is_completed() must not freeze simulated time: the message arrives
+  // and the loop ends, with the data in place.
+  int polls = 0;
+  float got = -1;
+  auto outcome = run_star(2, StarNetworkConfig{}, [&](Comm& comm) {
+    if (comm.rank() == 0) {
+      comm.send(at::full({1000}, 3.0f), 1);
+    } else {
+      at::Tensor t = at::zeros({1000});
+      WorkPtr r = comm.irecv(t, 0);
+      while (!r->is_completed()) ++polls;
+      got = t[0].item<float>();
+    }
+  });
+  ASSERT_EQ(outcome.status, RunOutcome::Status::kCompleted) << outcome.report;
+  EXPECT_EQ(got, 3.0f);
+  EXPECT_GT(polls, 0);
+}
+
 TEST(PointToPoint, SizeMismatchIsAnErrorNamingTheRanks) {
   auto outcome = run_star(2, StarNetworkConfig{}, [&](Comm& comm) {
     if (comm.rank() == 0) {
