@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Uniference-ns3 builds against (DESIGN.md section 7).
+# Installs the Debian packages Uniference-ns3 builds against (docs/design.md, platform facts).
 # Idempotent: when every package is already present it returns at once.
 set -euo pipefail
 
-packages=(ns3 libns3-dev libgsl-dev libtorch-dev libgloo-dev libboost-fiber-dev
+packages=(ns3 libns3-dev libgsl-dev libxml2-dev libsqlite3-dev libtorch-dev libgloo-dev libboost-fiber-dev
           nlohmann-json3-dev libgtest-dev cmake g++ make)
 
 missing=()
