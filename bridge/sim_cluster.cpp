@@ -31,7 +31,7 @@ void SimCluster::build_network() {
   star.SetLinkAttribute("DataRate", ns3::StringValue(network_.link_rate));
   star.SetLinkAttribute("Delay", ns3::StringValue(network_.link_delay));
   star.SetDeviceAttribute("Mtu", ns3::UintegerValue(network_.mtu));
-  star.SetTcpVariant(network_.tcp_variant);
+  star.SetTcpVariant(ns3::TypeId::LookupByName(network_.tcp_variant));
   star.SetTransportAttribute("SegmentSize", ns3::UintegerValue(network_.segment_size));
   star.SetTransportAttribute("SndBufSize", ns3::UintegerValue(network_.snd_buf));
   star.SetTransportAttribute("RcvBufSize", ns3::UintegerValue(network_.rcv_buf));

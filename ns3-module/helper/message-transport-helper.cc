@@ -6,9 +6,9 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
-#include "ns3/message-transport.h"
 #include "ns3/node.h"
 #include "ns3/nstime.h"
+#include "ns3/tcp-message-transport.h"
 
 namespace ns3
 {
@@ -17,7 +17,7 @@ NS_LOG_COMPONENT_DEFINE("MessageTransportHelper");
 
 MessageTransportHelper::MessageTransportHelper()
 {
-    m_factory.SetTypeId(MessageTransport::GetTypeId());
+    m_factory.SetTypeId(TcpMessageTransport::GetTypeId());
 }
 
 void
@@ -37,7 +37,7 @@ MessageTransportHelper::Install(const NodeContainer& nodes,
     ApplicationContainer transports;
     for (uint32_t k = 0; k < nodes.GetN(); ++k)
     {
-        Ptr<MessageTransport> transport = m_factory.Create<MessageTransport>();
+        Ptr<TcpMessageTransport> transport = m_factory.Create<TcpMessageTransport>();
         transport->SetEndpointId(k);
         for (uint32_t peer = 0; peer < addresses.size(); ++peer)
         {

@@ -20,8 +20,11 @@ namespace ns3
 /**
  * \ingroup uniference
  *
- * \brief Installs a MessageTransport on each of a set of nodes and introduces them to each
- * other, whatever network connects them.
+ * \brief Installs a TcpMessageTransport on each of a set of nodes and introduces them to each
+ * other, whatever IPv4 network connects them.
+ *
+ * The transports it creates are TCP ones (ns3::TcpMessageTransport); users that only send and
+ * listen should keep to their MessageTransport interface.
  */
 class MessageTransportHelper
 {
@@ -30,7 +33,7 @@ class MessageTransportHelper
 
     /**
      * \brief Set an attribute of every transport this helper installs from now on.
-     * \param name an attribute of ns3::MessageTransport
+     * \param name an attribute of ns3::TcpMessageTransport (or of ns3::MessageTransport)
      * \param value its value
      */
     void SetAttribute(const std::string& name, const AttributeValue& value);

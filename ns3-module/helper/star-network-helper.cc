@@ -9,10 +9,12 @@
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-global-routing-helper.h"
 #include "ns3/log.h"
+#include "ns3/object-factory.h"
 #include "ns3/point-to-point-channel.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/point-to-point-star.h"
 #include "ns3/queue-size.h"
+#include "ns3/tcp-congestion-ops.h"
 #include "ns3/tcp-l4-protocol.h"
 #include "ns3/type-id.h"
 
@@ -60,12 +62,23 @@ StarNetworkHelper::SetLinkAttribute(const std::string& name, const AttributeValu
 }
 
 void
-StarNetworkHelper::SetTcpVariant(const std::string& typeName)
+StarNetworkHelper::SetTcpVariant(TypeId variant)
 {
-    TypeId tid;
-    NS_ABORT_MSG_UNLESS(TypeId::LookupByNameFailSafe(typeName, &tid),
-                        "StarNetworkHelper: no TCP variant named " << typeName);
-    m_tcpVariant = typeName;
+    // Asking the TypeId tree (IsChildOf) would not do: ns-3 3.37 registers ns3::TcpCubic with
+    // TcpSocketBase as parent. What TcpL4Protocol will need is an object of this type that is a
+    // TcpCongestionOps, so that is what is checked.
+    bool isCongestionOps = false;
+    if (variant.HasConstructor())
+    {
+        ObjectFactory factory;
+        factory.SetTypeId(variant);
+        isCongestionOps = bool(DynamicCast<TcpCongestionOps>(factory.Create()));
+    }
+    NS_ABORT_MSG_UNLESS(isCongestionOps,
+                        "StarNetworkHelper: " << variant.GetName()
+                                              << " is not a TCP congestion control "
+                                                 "(a subclass of ns3::TcpCongestionOps)");
+    m_tcpVariant = variant;
 }
 
 void
@@ -101,13 +114,12 @@ StarNetworkHelper::Install(uint32_t n)
         all.Add(m_star->GetSpokeNode(i));
         addresses.push_back(m_star->GetSpokeIpv4Address(i));
     }
-    if (!m_tcpVariant.empty())
+    if (m_tcpVariant.GetUid() != 0)
     {
-        TypeId variant = TypeId::LookupByName(m_tcpVariant);
         for (uint32_t k = 0; k < all.GetN(); ++k)
         {
             all.Get(k)->GetObject<TcpL4Protocol>()->SetAttribute("SocketType",
-                                                                 TypeIdValue(variant));
+                                                                 TypeIdValue(m_tcpVariant));
         }
     }
     m_transports = m_transportHelper.Install(m_endpoints, addresses);

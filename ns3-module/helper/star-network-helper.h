@@ -14,6 +14,7 @@
 #include "ns3/node-container.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/ptr.h"
+#include "ns3/type-id.h"
 
 #include <memory>
 #include <string>
@@ -29,7 +30,7 @@ class PointToPointStarHelper;
  * \ingroup uniference
  *
  * \brief Builds N endpoints around one hub, with point-to-point links, TCP/IP, global routing,
- * and a MessageTransport on every endpoint.
+ * and a TcpMessageTransport on every endpoint.
  *
  * Endpoint i gets endpoint id i and knows every other endpoint; traffic between two endpoints
  * crosses two links through the hub. Links are configured like PointToPointHelper's (device
@@ -84,14 +85,15 @@ class StarNetworkHelper
     void SetLinkAttribute(const std::string& name, const AttributeValue& value);
 
     /**
-     * \brief Choose the TCP congestion control of every node.
-     * \param typeName a TcpCongestionOps type, for example "ns3::TcpCubic"
+     * \brief Choose the TCP congestion control of every node (the SocketType of its
+     * ns3::TcpL4Protocol); ns-3's default (TcpNewReno) otherwise.
+     * \param variant a subclass of ns3::TcpCongestionOps, for example TcpCubic::GetTypeId()
      */
-    void SetTcpVariant(const std::string& typeName);
+    void SetTcpVariant(TypeId variant);
 
     /**
-     * \brief Set an attribute of every MessageTransport.
-     * \param name an attribute of ns3::MessageTransport
+     * \brief Set an attribute of every transport (ns3::TcpMessageTransport).
+     * \param name an attribute of ns3::TcpMessageTransport, for example SegmentSize
      * \param value its value
      */
     void SetTransportAttribute(const std::string& name, const AttributeValue& value);
@@ -141,7 +143,7 @@ class StarNetworkHelper
   private:
     PointToPointHelper m_pointToPoint;              //!< Configures the links
     MessageTransportHelper m_transportHelper;       //!< Configures the transports
-    std::string m_tcpVariant;                       //!< Congestion control, empty for default
+    TypeId m_tcpVariant;                            //!< Congestion control; uid 0 for default
     Ipv4Address m_baseNetwork;                      //!< First link's network
     Ipv4Mask m_mask;                                //!< Each link's mask
     std::unique_ptr<PointToPointStarHelper> m_star; //!< The topology, once installed

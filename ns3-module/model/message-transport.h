@@ -5,47 +5,38 @@
 #ifndef MESSAGE_TRANSPORT_H
 #define MESSAGE_TRANSPORT_H
 
-#include "message-header.h"
-
 #include "ns3/application.h"
 #include "ns3/callback.h"
-#include "ns3/ipv4-address.h"
-#include "ns3/ptr.h"
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
-#include <deque>
-#include <map>
 #include <unordered_map>
 
 namespace ns3
 {
 
-class Address;
-class Packet;
-class Socket;
-
 /**
  * \ingroup uniference
  *
- * \brief A reliable message transport between endpoints, over ns-3 TCP sockets.
+ * \brief A reliable, ordered message transport between endpoints: the interface collectives
+ * and users program against, whatever carries the bytes.
  *
- * Each endpoint (a node running one MessageTransport) has an endpoint id and knows where the
- * other endpoints listen (AddPeer). Send() queues a message of a given number of payload bytes
- * for another endpoint; the receiving transport hands it, once its last byte has arrived, to
- * the ReceiveCallback registered for the message's channel (Listen).
+ * Each endpoint (a node running one transport) has an endpoint id. Send() queues a message of
+ * a given number of payload bytes for another endpoint; the receiving transport hands it,
+ * once its last byte has arrived, to the ReceiveCallback registered for the message's channel
+ * (Listen). Payloads are virtual: a message costs the time its bytes take on the network and
+ * no memory. Messages from one endpoint to another arrive in the order they were sent, exactly
+ * once. A message may be sent at any time, including before the application starts and from
+ * inside a receive or sent callback.
  *
- * An endpoint keeps one TCP connection to each peer it sends to, opened on the first Send();
- * the peer only receives on it. Messages to one peer therefore arrive in the order they were
- * sent. Each message travels as a MessageHeader followed by its payload; payloads are virtual
- * (zero-filled packets that the simulator never copies), so a message costs the wire time of
- * its size and no memory. The first frame on every connection is a hello (channel
- * HELLO_CHANNEL, cookie = the sender's endpoint id, no payload) that tells the accepting side
- * who is on the other end.
+ * Channels are 64-bit numbers that demultiplex messages at the receiver. HELLO_CHANNEL is
+ * reserved to the transport itself; Collective draws its channels from
+ * Collective::FIRST_CHANNEL (2^63) upwards; other users keep below that.
  *
- * Messages sent before the application has started wait for the start; messages to a peer
- * wait for the connection to it to open. The sender writes into the TCP socket as much as its
- * send buffer takes and continues when the socket reports free space.
+ * Implementations (TcpMessageTransport, over ns-3 TCP sockets) provide DoSend, call
+ * NotifyMessageSent when a message starts to leave and Deliver when one has arrived; this base
+ * keeps the endpoint id, the listeners and the trace sources, so every transport reports the
+ * same events the same way.
  */
 class MessageTransport : public Application
 {
@@ -60,7 +51,8 @@ class MessageTransport : public Application
     ~MessageTransport() override;
 
     /**
-     * Channel of the frame that opens every connection; no listener may use it.
+     * Channel reserved to the transport's own frames (TcpMessageTransport opens every
+     * connection with a hello on it); no listener may use it and no message may be sent on it.
      */
     static constexpr uint64_t HELLO_CHANNEL = UINT64_MAX;
 
@@ -73,7 +65,8 @@ class MessageTransport : public Application
     /**
      * TracedCallback signature for message events.
      *
-     * \param [in] peer the destination endpoint (MessageSent) or the source (MessageDelivered)
+     * \param [in] peer the destination endpoint (MessageQueued, MessageSent) or the source
+     *             (MessageDelivered)
      * \param [in] channel the message's channel
      * \param [in] cookie the sender's cookie
      * \param [in] bytes the payload size
@@ -87,16 +80,6 @@ class MessageTransport : public Application
     void SetEndpointId(uint32_t id);
     /// \return the id other endpoints address this one by
     uint32_t GetEndpointId() const;
-
-    /**
-     * \brief Tell this transport where another endpoint's transport listens.
-     *
-     * The peer listens on this transport's Port.
-     *
-     * \param endpointId the peer's endpoint id
-     * \param address an address of the peer's node
-     */
-    void AddPeer(uint32_t endpointId, Ipv4Address address);
 
     /**
      * \brief Deliver the messages that arrive on a channel to a callback.
@@ -114,16 +97,13 @@ class MessageTransport : public Application
     /**
      * \brief Queue a message for another endpoint.
      *
-     * The message is a MessageHeader followed by \p bytes zero-filled payload bytes. It may be
-     * called at any time, including before the application starts and from inside a receive or
-     * sent callback.
-     *
-     * \param dst the destination endpoint id (a peer added with AddPeer)
+     * \param dst the destination endpoint id
      * \param channel the channel the destination delivers the message on
      * \param cookie handed to the destination's listener unchanged
      * \param bytes payload size, may be 0
-     * \param onSent called when the local TCP socket has accepted the message's last byte;
-     *        this may happen before Send returns, when the socket has room for all of it
+     * \param onSent called when the transport has handed the message's last byte to the
+     *        network (for TCP: the local socket has accepted it); this may happen before Send
+     *        returns
      */
     void Send(uint32_t dst,
               uint64_t channel,
@@ -134,138 +114,50 @@ class MessageTransport : public Application
   protected:
     void DoDispose() override;
 
-  private:
-    void StartApplication() override;
-    void StopApplication() override;
-
-    /// A message waiting in a connection's queue, possibly partly written.
-    struct OutgoingMessage
-    {
-        uint64_t channel;      //!< Destination channel
-        uint64_t cookie;       //!< Sender's cookie
-        uint64_t bytes;        //!< Payload size
-        uint64_t payloadLeft;  //!< Payload bytes not yet written into the socket
-        bool headerWritten;    //!< Whether the header is in the socket
-        Callback<void> onSent; //!< Called once the last byte is in the socket
-    };
-
-    /// The connection to one peer, and the messages queued for it.
-    struct Connection
-    {
-        Ptr<Socket> socket;                //!< Null until the connection is opened
-        bool connected{false};             //!< Whether the handshake has completed
-        bool helloWritten{false};          //!< Whether the hello frame is in the socket
-        bool writing{false};               //!< Guards WritePending against reentry
-        std::deque<OutgoingMessage> queue; //!< Messages not completely written yet
-    };
-
-    /// Decoding state of one accepted connection.
-    struct IncomingStream
-    {
-        Ptr<Socket> socket;                                    //!< The accepted socket
-        bool identified{false};                                //!< Whether the hello arrived
-        uint32_t source{0};                                    //!< Sender's endpoint id
-        uint8_t headerBytes[MessageHeader::SERIALIZED_SIZE]{}; //!< Header bytes so far
-        uint32_t headerFilled{0};                              //!< Bytes in headerBytes
-        bool inPayload{false};                                 //!< Whether counting a payload down
-        uint64_t channel{0};                                   //!< Current message's channel
-        uint64_t cookie{0};                                    //!< Current message's cookie
-        uint64_t size{0};                                      //!< Current message's payload size
-        uint64_t payloadLeft{0};                               //!< Payload bytes still to come
-    };
+    /**
+     * \brief Carry a message that Send accepted (after the MessageQueued trace).
+     *
+     * \param dst the destination endpoint id
+     * \param channel the destination channel, never HELLO_CHANNEL
+     * \param cookie the sender's cookie
+     * \param bytes payload size
+     * \param onSent to call once the last byte is handed to the network; may be null
+     */
+    virtual void DoSend(uint32_t dst,
+                        uint64_t channel,
+                        uint64_t cookie,
+                        uint64_t bytes,
+                        Callback<void> onSent) = 0;
 
     /**
-     * Apply the socket attributes of this transport to a new TCP socket.
-     * \param socket the socket
+     * \brief Report that a message's first byte is being handed to the network.
+     *
+     * \param dst the destination endpoint id
+     * \param channel the destination channel
+     * \param cookie the sender's cookie
+     * \param bytes payload size
      */
-    void ConfigureSocket(Ptr<Socket> socket) const;
+    void NotifyMessageSent(uint32_t dst, uint64_t channel, uint64_t cookie, uint64_t bytes);
+
     /**
-     * Open the connection to a peer.
-     * \param dst the peer's endpoint id
-     * \param connection its connection state
-     */
-    void OpenConnection(uint32_t dst, Connection& connection);
-    /**
-     * Write queued messages into a connection's socket while it has room.
-     * \param dst the peer's endpoint id
-     * \param connection its connection state
-     */
-    void WritePending(uint32_t dst, Connection& connection);
-    /**
-     * Connection to a peer established.
-     * \param dst the peer's endpoint id
-     * \param socket the connected socket
-     */
-    void HandleConnected(uint32_t dst, Ptr<Socket> socket);
-    /**
-     * Connection to a peer could not be established.
-     * \param dst the peer's endpoint id
-     * \param socket the socket
-     */
-    void HandleConnectFailed(uint32_t dst, Ptr<Socket> socket);
-    /**
-     * Room freed in the send buffer of the connection to a peer.
-     * \param dst the peer's endpoint id
-     * \param socket the socket
-     * \param available bytes free in its send buffer
-     */
-    void HandleSendSpace(uint32_t dst, Ptr<Socket> socket, uint32_t available);
-    /**
-     * A connection to a peer was closed by the peer or failed.
-     * \param dst the peer's endpoint id
-     * \param socket the socket
-     */
-    void HandleOutgoingClosed(uint32_t dst, Ptr<Socket> socket);
-    /**
-     * A peer opened a connection to this endpoint.
-     * \param socket the accepted socket
-     * \param from the peer's address
-     */
-    void HandleAccept(Ptr<Socket> socket, const Address& from);
-    /**
-     * Data arrived on an accepted connection.
-     * \param stream index into m_streams
-     * \param socket the socket
-     */
-    void HandleRead(uint32_t stream, Ptr<Socket> socket);
-    /**
-     * An accepted connection was closed.
-     * \param stream index into m_streams
-     * \param socket the socket
-     */
-    void HandleIncomingClosed(uint32_t stream, Ptr<Socket> socket);
-    /**
-     * Consume one received packet of a stream: headers are decoded, payload counted.
-     * \param stream index into m_streams
-     * \param packet the bytes, consumed in place
-     */
-    void Consume(uint32_t stream, Ptr<Packet> packet);
-    /**
-     * Hand a complete message to its channel's listener.
-     * \param source sender's endpoint id
+     * \brief Hand a message whose last byte has arrived to its channel's listener.
+     *
+     * A channel without a listener is a fatal error that names the endpoint and the channel.
+     *
+     * \param source the sender's endpoint id
      * \param channel the channel
      * \param cookie the sender's cookie
-     * \param bytes the payload size
+     * \param bytes payload size
      */
     void Deliver(uint32_t source, uint64_t channel, uint64_t cookie, uint64_t bytes);
 
-    uint16_t m_port;        //!< Port this transport listens on, and its peers too
-    uint32_t m_segmentSize; //!< TCP maximum segment size of every socket
-    uint32_t m_sndBufSize;  //!< TCP send buffer size of every socket
-    uint32_t m_rcvBufSize;  //!< TCP receive buffer size of every socket
-    uint32_t m_endpointId;  //!< This endpoint's id
-    bool m_running;         //!< Between StartApplication and StopApplication
-    bool m_stopped;         //!< StopApplication has run
-
-    std::map<uint32_t, Ipv4Address> m_peers;                   //!< Peer endpoint id to address
+  private:
+    uint32_t m_endpointId;                                     //!< This endpoint's id
     std::unordered_map<uint64_t, ReceiveCallback> m_listeners; //!< Channel to listener
-    Ptr<Socket> m_listenSocket;                                //!< Accepts peers' connections
-    std::map<uint32_t, Connection> m_connections;              //!< Outgoing, by peer id
-    std::deque<IncomingStream> m_streams;                      //!< Accepted connections
 
     /// Send accepted a message.
     TracedCallback<uint32_t, uint64_t, uint64_t, uint64_t> m_messageQueuedTrace;
-    /// A message's first byte was offered to the socket.
+    /// A message's first byte was handed to the network.
     TracedCallback<uint32_t, uint64_t, uint64_t, uint64_t> m_messageSentTrace;
     /// A message's last byte arrived and the message was handed to its listener.
     TracedCallback<uint32_t, uint64_t, uint64_t, uint64_t> m_messageDeliveredTrace;

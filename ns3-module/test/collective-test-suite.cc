@@ -15,6 +15,7 @@
 #include "ns3/ring-broadcast.h"
 #include "ns3/simulator.h"
 #include "ns3/star-network-helper.h"
+#include "ns3/tcp-message-transport.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 
@@ -279,7 +280,7 @@ class FactoryTestCase : public TestCase
         std::vector<Ptr<MessageTransport>> transports;
         for (uint32_t i = 0; i < 8; ++i)
         {
-            transports.push_back(CreateObject<MessageTransport>());
+            transports.push_back(CreateObject<TcpMessageTransport>());
             transports.back()->SetEndpointId(i);
         }
         Ptr<Collective> allReduce = CreateCollective("all_reduce");

@@ -49,7 +49,7 @@ class StarConfigurationTestCase : public TestCase
         StarNetworkHelper star;
         star.SetLinkAttribute("DataRate", DataRateValue(DataRate("2Gbps")));
         star.SetLinkAttribute("Delay", TimeValue(MicroSeconds(7)));
-        star.SetTcpVariant("ns3::TcpCubic");
+        star.SetTcpVariant(TcpCubic::GetTypeId());
         star.SetTransportAttribute("Port", UintegerValue(9100));
         NodeContainer endpoints = star.Install(n);
 
@@ -115,7 +115,7 @@ class StarMessageTimingTestCase : public TestCase
         StarNetworkHelper star;
         star.SetDeviceAttribute("DataRate", DataRateValue(rate));
         star.SetChannelAttribute("Delay", TimeValue(delay));
-        star.SetTcpVariant(m_tcpVariant);
+        star.SetTcpVariant(TypeId::LookupByName(m_tcpVariant));
         star.SetTransportAttribute("SegmentSize", UintegerValue(mss));
         star.Install(3);
         Time deliveredAt;
