@@ -73,7 +73,10 @@ function(build_lib)
   target_include_directories(${target} PUBLIC ${include_root})
   # Debian's ns-3 libraries were built with logging compiled in, and some public ns-3 headers
   # change class layout under NS3_LOG_ENABLE, so every user of this module needs it too.
-  target_compile_definitions(${target} PUBLIC NS3_LOG_ENABLE PRIVATE NS3_MODULE_COMPILATION)
+  # NS_ASSERT is compiled out without NS3_ASSERT_ENABLE (which changes no layout): the module
+  # and its tests keep their asserts, as an ns-3 debug build would.
+  target_compile_definitions(${target} PUBLIC NS3_LOG_ENABLE
+                             PRIVATE NS3_MODULE_COMPILATION NS3_ASSERT_ENABLE)
   target_compile_options(${target} PRIVATE -Wall)
   target_link_libraries(${target} PUBLIC ${BLIB_LIBRARIES_TO_LINK})
   set(${target} ${target} PARENT_SCOPE)
@@ -84,7 +87,8 @@ function(build_lib)
   set(runner ${module}-ns3-test-runner)
   add_executable(${runner} ${UNIFERENCE_NS3_CMAKE_DIR}/test-runner.cc ${BLIB_TEST_SOURCES})
   target_compile_options(${runner} PRIVATE -Wall)
-  target_compile_definitions(${runner} PRIVATE NS_TEST_SOURCEDIR="${CMAKE_CURRENT_SOURCE_DIR}/test")
+  target_compile_definitions(${runner} PRIVATE NS3_ASSERT_ENABLE
+                             NS_TEST_SOURCEDIR="${CMAKE_CURRENT_SOURCE_DIR}/test")
   # The linker drops libraries whose symbols the runner does not reference (--as-needed is
   # Debian GCC's default); the module's TypeIds register only when its library is loaded.
   target_link_libraries(${runner} PRIVATE -Wl,--no-as-needed ${target} -Wl,--as-needed)

@@ -86,7 +86,7 @@ class StarNetworkHelper
 
     /**
      * \brief Choose the TCP congestion control of every node (the SocketType of its
-     * ns3::TcpL4Protocol); ns-3's default (TcpNewReno) otherwise.
+     * ns3::TcpL4Protocol); ns-3's default (TcpCubic in 3.37) otherwise.
      * \param variant a subclass of ns3::TcpCongestionOps, for example TcpCubic::GetTypeId()
      */
     void SetTcpVariant(TypeId variant);

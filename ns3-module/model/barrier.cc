@@ -4,6 +4,8 @@
 
 #include "barrier.h"
 
+#include "collective-registry.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 
@@ -13,6 +15,7 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("Barrier");
 
 NS_OBJECT_ENSURE_REGISTERED(Barrier);
+NS_COLLECTIVE_ALGORITHM_REGISTER(Barrier, "barrier", "dissemination");
 
 TypeId
 Barrier::GetTypeId()

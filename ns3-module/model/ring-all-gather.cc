@@ -4,6 +4,8 @@
 
 #include "ring-all-gather.h"
 
+#include "collective-registry.h"
+
 #include "ns3/log.h"
 
 namespace ns3
@@ -12,6 +14,7 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RingAllGather");
 
 NS_OBJECT_ENSURE_REGISTERED(RingAllGather);
+NS_COLLECTIVE_ALGORITHM_REGISTER(RingAllGather, "all_gather", "ring");
 
 TypeId
 RingAllGather::GetTypeId()

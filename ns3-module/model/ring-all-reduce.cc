@@ -4,6 +4,8 @@
 
 #include "ring-all-reduce.h"
 
+#include "collective-registry.h"
+
 #include "ns3/log.h"
 
 namespace ns3
@@ -12,6 +14,7 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RingAllReduce");
 
 NS_OBJECT_ENSURE_REGISTERED(RingAllReduce);
+NS_COLLECTIVE_ALGORITHM_REGISTER(RingAllReduce, "all_reduce", "ring");
 
 TypeId
 RingAllReduce::GetTypeId()

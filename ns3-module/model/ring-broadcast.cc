@@ -4,6 +4,8 @@
 
 #include "ring-broadcast.h"
 
+#include "collective-registry.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
@@ -16,6 +18,7 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RingBroadcast");
 
 NS_OBJECT_ENSURE_REGISTERED(RingBroadcast);
+NS_COLLECTIVE_ALGORITHM_REGISTER(RingBroadcast, "broadcast", "ring");
 
 TypeId
 RingBroadcast::GetTypeId()

@@ -2,13 +2,13 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// Broadcast, barrier and the collective factory, on a star. Expected times come from the link
-// parameters and header sizes, computed here.
+// Broadcast, barrier, collectives at once, and bus bandwidth factors, on a star. Expected times
+// come from the link parameters and header sizes, computed here.
 
 #include "collective-test-util.h"
 
 #include "ns3/barrier.h"
-#include "ns3/collective-factory.h"
+#include "ns3/collective-helper.h"
 #include "ns3/data-rate.h"
 #include "ns3/ring-all-gather.h"
 #include "ns3/ring-all-reduce.h"
@@ -27,29 +27,6 @@
 
 using namespace ns3;
 using namespace ns3::tests;
-
-namespace
-{
-
-/**
- * Time a sender's link is busy with a stretch of a TCP stream: full segments and a last,
- * shorter one, each in its own frame, and the acknowledgements of the flow the sender
- * receives, which share the link (one per SEGMENTS_PER_ACK segments).
- * \param streamBytes bytes of the stream
- * \param [out] lastFrame the serialization time of the last frame
- * \return seconds
- */
-double
-StreamTime(uint64_t streamBytes, double* lastFrame)
-{
-    const uint64_t segments = std::max<uint64_t>(1, (streamBytes + MSS - 1) / MSS);
-    const uint64_t lastSegment = streamBytes - (segments - 1) * MSS;
-    *lastFrame = Wire(LINK_RATE, lastSegment + DATA_FRAME - MSS);
-    const double ackShare = 1 + static_cast<double>(ACK_FRAME) / SEGMENTS_PER_ACK / DATA_FRAME;
-    return ((segments - 1) * Wire(LINK_RATE, DATA_FRAME) + *lastFrame) * ackShare;
-}
-
-} // namespace
 
 /**
  * \ingroup uniference-tests
@@ -82,9 +59,10 @@ class BroadcastTestCase : public TestCase
     {
         StarNetworkHelper star;
         InstallStar(star, m_n);
-        Ptr<Collective> broadcast = CreateCollective("broadcast");
-        broadcast->SetAttribute("Root", UintegerValue(m_root));
-        broadcast->SetAttribute("ChunkBytes", UintegerValue(m_chunkBytes));
+        CollectiveHelper helper("broadcast", "ring");
+        helper.SetAttribute("Root", UintegerValue(m_root));
+        helper.SetAttribute("ChunkBytes", UintegerValue(m_chunkBytes));
+        Ptr<Collective> broadcast = helper.Create();
         broadcast->Setup(star.GetTransports(), m_bytes);
         uint32_t callbacks = 0;
         broadcast->SetCompletionCallback(
@@ -214,10 +192,13 @@ class ConcurrentCollectivesTestCase : public TestCase
         StarNetworkHelper star;
         InstallStar(star, n);
         std::vector<Ptr<Collective>> collectives;
-        for (const std::string& name : GetCollectiveNames())
+        for (const std::string& operation : CollectiveHelper::GetOperations())
         {
-            collectives.push_back(CreateCollective(name));
-            collectives.back()->Setup(star.GetTransports(), 256 << 10);
+            for (const std::string& algorithm : CollectiveHelper::GetAlgorithms(operation))
+            {
+                collectives.push_back(CollectiveHelper(operation, algorithm).Create());
+                collectives.back()->Setup(star.GetTransports(), 256 << 10);
+            }
         }
         collectives.push_back(CreateObject<RingAllReduce>());
         collectives.back()->Setup(star.GetTransports(), 100 << 10);
@@ -248,45 +229,30 @@ class ConcurrentCollectivesTestCase : public TestCase
 /**
  * \ingroup uniference-tests
  *
- * Operation names map to the algorithms, and bus bandwidth factors follow nccl-tests.
+ * Bus bandwidth factors follow nccl-tests, and buffers split into nearly equal chunks.
  */
-class FactoryTestCase : public TestCase
+class BusBandwidthTestCase : public TestCase
 {
   public:
-    FactoryTestCase()
-        : TestCase("collectives are created by their torch.distributed names")
+    BusBandwidthTestCase()
+        : TestCase("bus bandwidth factors are nccl-tests' and chunks split evenly")
     {
     }
 
   private:
     void DoRun() override
     {
-        std::vector<std::string> names = GetCollectiveNames();
-        NS_TEST_ASSERT_MSG_EQ(names.size(), 4, "four operations");
-        const std::pair<std::string, std::string> expected[] = {
-            {"all_reduce", "ns3::RingAllReduce"},
-            {"all_gather", "ns3::RingAllGather"},
-            {"broadcast", "ns3::RingBroadcast"},
-            {"barrier", "ns3::Barrier"},
-        };
-        for (const auto& [name, type] : expected)
-        {
-            NS_TEST_EXPECT_MSG_EQ(CreateCollective(name)->GetInstanceTypeId().GetName(),
-                                  type,
-                                  name);
-        }
         // nccl-tests' bus bandwidth factors for 8 ranks.
-        NodeContainer nodes;
         std::vector<Ptr<MessageTransport>> transports;
         for (uint32_t i = 0; i < 8; ++i)
         {
             transports.push_back(CreateObject<TcpMessageTransport>());
             transports.back()->SetEndpointId(i);
         }
-        Ptr<Collective> allReduce = CreateCollective("all_reduce");
+        Ptr<Collective> allReduce = CollectiveHelper("all_reduce", "ring").Create();
         allReduce->Setup(transports, 1);
         NS_TEST_EXPECT_MSG_EQ_TOL(allReduce->GetBusBandwidthFactor(), 1.75, 1e-12, "all-reduce");
-        Ptr<Collective> allGather = CreateCollective("all_gather");
+        Ptr<Collective> allGather = CollectiveHelper("all_gather", "ring").Create();
         allGather->Setup(transports, 1);
         NS_TEST_EXPECT_MSG_EQ_TOL(allGather->GetBusBandwidthFactor(), 0.875, 1e-12, "all-gather");
         NS_TEST_EXPECT_MSG_EQ(Collective::GetChunkBytes(10, 4, 0), 3, "first chunks larger");
@@ -312,7 +278,7 @@ class CollectiveTestSuite : public TestSuite
     CollectiveTestSuite()
         : TestSuite("uniference-collective")
     {
-        AddTestCase(new FactoryTestCase);
+        AddTestCase(new BusBandwidthTestCase);
         AddTestCase(new BroadcastTestCase(4, 0, 8 << 20, 1 << 20));
         AddTestCase(new BroadcastTestCase(5, 3, 5 << 19, 1 << 20));
         AddTestCase(new BroadcastTestCase(3, 1, 0, 1 << 20));

@@ -42,6 +42,17 @@ constexpr uint32_t DATA_FRAME = DataFrame(MSS);
 
 /**
  * \ingroup uniference-tests
+ * Time a sender's link in those stars is busy with a stretch of a TCP stream: full segments and
+ * a last, shorter one, each in its own frame, and the acknowledgements of the flow the sender
+ * receives, which share the link (one per SEGMENTS_PER_ACK segments).
+ * \param streamBytes bytes of the stream
+ * \param [out] lastFrame the serialization time of the last frame
+ * \return seconds
+ */
+double StreamTime(uint64_t streamBytes, double* lastFrame);
+
+/**
+ * \ingroup uniference-tests
  * Configure a star with LINK_RATE, LINK_DELAY and MSS, and install n endpoints.
  * \param star the helper
  * \param n number of endpoints

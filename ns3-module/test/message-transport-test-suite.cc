@@ -115,11 +115,16 @@ class MessageHeaderTestCase : public TestCase
 class SingleLinkTimingTestCase : public TestCase
 {
   public:
-    /// \param bytes the message's payload size
-    SingleLinkTimingTestCase(uint64_t bytes)
+    /**
+     * \param bytes the message's payload size
+     * \param tolerance the error allowed, relative to the computed time
+     */
+    SingleLinkTimingTestCase(uint64_t bytes, double tolerance)
         : TestCase("one message of " + std::to_string(bytes) +
-                   " bytes over one 1 Gbps link arrives within 2% of the wire time"),
-          m_bytes(bytes)
+                   " bytes over one 1 Gbps link arrives within " + Percent(tolerance) +
+                   " of the wire time"),
+          m_bytes(bytes),
+          m_tolerance(tolerance)
     {
     }
 
@@ -154,20 +159,16 @@ class SingleLinkTimingTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(deliveredBytes, m_bytes, "the whole message arrives");
         NS_TEST_ASSERT_MSG_EQ(deliveredFrom, 0, "from endpoint 0");
 
-        const double d = delay.GetSeconds();
-        double expected = Handshake(rate, delay, 1);
-        // The stream: the connection's hello frame, the message's header, its payload.
+        // The stream: the connection's hello frame, the message's header, its payload, back
+        // to back once the handshake is done.
         const uint64_t stream = MESSAGE_HEADER + MESSAGE_HEADER + m_bytes;
-        const uint64_t segments = (stream + mss - 1) / mss;
-        const uint64_t lastSegment = stream - (segments - 1) * mss;
-        expected += (segments - 1) * Wire(rate, DataFrame(mss));
-        expected += Wire(rate, lastSegment + FRAME_OVERHEAD);
-        expected += d;
+        const double expected =
+            Handshake(rate, delay, 1) + StreamArrival(rate, delay, stream, mss, 1);
         const double measured = (deliveredAt - sentAt).GetSeconds();
         std::ostringstream note;
         note << m_bytes << " bytes: measured " << measured * 1e3 << " ms, computed "
              << expected * 1e3 << " ms";
-        NS_TEST_EXPECT_MSG_EQ_TOL(measured, expected, 0.02 * expected, note.str());
+        NS_TEST_EXPECT_MSG_EQ_TOL(measured, expected, m_tolerance * expected, note.str());
         std::clog << "  single link, " << note.str() << " (error "
                   << 100 * (measured - expected) / expected << "%)" << std::endl;
     }
@@ -182,7 +183,71 @@ class SingleLinkTimingTestCase : public TestCase
         return MessageTransport::ReceiveCallback(f);
     }
 
-    uint64_t m_bytes; //!< Payload size
+    uint64_t m_bytes;   //!< Payload size
+    double m_tolerance; //!< Relative error allowed
+};
+
+/**
+ * \ingroup uniference-tests
+ *
+ * The first message to a peer pays for opening the connection: SYN and SYN-ACK across the
+ * link, the handshake's last ACK and the hello frame ahead of it; a second one, on the open
+ * connection, only its own frame and the propagation. Small messages, so that the handshake is
+ * most of the first one's time.
+ */
+class HandshakeTestCase : public TestCase
+{
+  public:
+    HandshakeTestCase()
+        : TestCase("the first message on a connection pays the handshake, the next one not")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const DataRate rate("1Gbps");
+        const Time delay = MicroSeconds(20);
+        const uint32_t mss = 1448;
+        const uint64_t bytes = 100;
+        MessageTransportHelper transportHelper;
+        transportHelper.SetAttribute("SegmentSize", UintegerValue(mss));
+        DirectLink link = BuildDirectLink(rate, delay, transportHelper);
+        std::vector<Time> deliveredAt;
+        link.second->Listen(3, MessageTransport::ReceiveCallback([&](uint32_t, uint64_t, uint64_t) {
+                                deliveredAt.push_back(Simulator::Now());
+                            }));
+        // Both after the transports have started; the second long after the first arrived.
+        const Time firstAt = MilliSeconds(1);
+        const Time secondAt = MilliSeconds(2);
+        for (Time at : {firstAt, secondAt})
+        {
+            Simulator::Schedule(at,
+                                &MessageTransport::Send,
+                                link.first,
+                                1,
+                                3,
+                                0,
+                                bytes,
+                                MakeNullCallback<void>());
+        }
+        Simulator::Run();
+        Simulator::Destroy();
+        NS_TEST_ASSERT_MSG_EQ(deliveredAt.size(), 2, "both messages arrive");
+
+        const double first = Handshake(rate, delay, 1) +
+                             StreamArrival(rate, delay, 2 * MESSAGE_HEADER + bytes, mss, 1);
+        const double second = StreamArrival(rate, delay, MESSAGE_HEADER + bytes, mss, 1);
+        const double measuredFirst = (deliveredAt[0] - firstAt).GetSeconds();
+        const double measuredSecond = (deliveredAt[1] - secondAt).GetSeconds();
+        std::ostringstream note;
+        note << "first " << measuredFirst * 1e6 << " us (computed " << first * 1e6 << "), second "
+             << measuredSecond * 1e6 << " us (computed " << second * 1e6 << ")";
+        // The handshake is two thirds of the first message's time; 0.1% is 60 ns.
+        NS_TEST_EXPECT_MSG_EQ_TOL(measuredFirst, first, 0.001 * first, note.str());
+        NS_TEST_EXPECT_MSG_EQ_TOL(measuredSecond, second, 0.001 * second, note.str());
+        std::clog << "  single link handshake: " << note.str() << std::endl;
+    }
 };
 
 /**
@@ -394,9 +459,12 @@ class MessageTransportTestSuite : public TestSuite
         : TestSuite("uniference-message-transport")
     {
         AddTestCase(new MessageHeaderTestCase);
-        AddTestCase(new SingleLinkTimingTestCase(1 << 20));
-        AddTestCase(new SingleLinkTimingTestCase(8 << 20));
-        AddTestCase(new SingleLinkTimingTestCase(64 << 20));
+        AddTestCase(new SingleLinkTimingTestCase(1 << 20, 0.001));
+        AddTestCase(new SingleLinkTimingTestCase(8 << 20, 0.001));
+        AddTestCase(new SingleLinkTimingTestCase(64 << 20, 0.001));
+        // Handshake and propagation are 10% of this one's time.
+        AddTestCase(new SingleLinkTimingTestCase(64 << 10, 0.001));
+        AddTestCase(new HandshakeTestCase);
         AddTestCase(new OrderingTestCase(1448));
         AddTestCase(new OrderingTestCase(50));
         AddTestCase(new ReplyTestCase);

@@ -13,6 +13,7 @@
 #include "ns3/nstime.h"
 
 #include <cstdint>
+#include <string>
 
 namespace ns3
 {
@@ -95,6 +96,28 @@ double Wire(DataRate rate, double bytes);
  * \return seconds
  */
 double Handshake(DataRate rate, Time delay, uint32_t hops);
+
+/**
+ * \ingroup uniference-tests
+ * Time a stream takes across hops links in a row once its first segment starts on the sender's
+ * link: the segments leave back to back, and every link forwards a frame once it has all of it
+ * and the frame ahead of it has left, so a short last frame waits at the next hop behind the
+ * full one before it. No other traffic shares the links.
+ * \param rate every link's data rate
+ * \param delay every link's propagation delay
+ * \param streamBytes bytes of the stream (payloads of its segments)
+ * \param mss the TCP segment size
+ * \param hops links between the two endpoints
+ * \return seconds until the last frame has arrived
+ */
+double StreamArrival(DataRate rate, Time delay, uint64_t streamBytes, uint32_t mss, uint32_t hops);
+
+/**
+ * \ingroup uniference-tests
+ * \param fraction a relative tolerance, for example 0.005
+ * \return it as a percentage for a test's name, for example "0.5%"
+ */
+std::string Percent(double fraction);
 
 } // namespace tests
 } // namespace ns3

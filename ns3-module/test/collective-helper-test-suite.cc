@@ -1,0 +1,420 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// CollectiveHelper: the algorithms registered by name, unknown names, attributes reaching the
+// collectives; and the attribute checks that let user input be validated before it reaches
+// ns-3, which aborts on bad names and values.
+
+#include "ns3/attribute-check.h"
+#include "ns3/barrier.h"
+#include "ns3/collective-helper.h"
+#include "ns3/config.h"
+#include "ns3/ring-all-gather.h"
+#include "ns3/ring-all-reduce.h"
+#include "ns3/ring-broadcast.h"
+#include "ns3/string.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/**
+ * Run something that should end the program with a fatal error, in a child process.
+ * \param action what to run
+ * \return what the child wrote to stderr if it aborted, "" if it did not
+ */
+std::string
+FatalErrorOf(const std::function<void()>& action)
+{
+    int pipeEnds[2];
+    if (pipe(pipeEnds) != 0)
+    {
+        return "";
+    }
+    std::fflush(nullptr);
+    pid_t child = fork();
+    if (child == 0)
+    {
+        dup2(pipeEnds[1], STDERR_FILENO);
+        close(pipeEnds[0]);
+        action();
+        _exit(0); // no fatal error: the parent sees a clean exit
+    }
+    close(pipeEnds[1]);
+    std::string text;
+    char buffer[512];
+    ssize_t got;
+    while ((got = read(pipeEnds[0], buffer, sizeof(buffer))) > 0)
+    {
+        text.append(buffer, got);
+    }
+    close(pipeEnds[0]);
+    int status = 0;
+    waitpid(child, &status, 0);
+    return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT ? text : "";
+}
+
+/**
+ * \param text a text
+ * \param part what it should contain
+ * \return whether it does
+ */
+bool
+Contains(const std::string& text, const std::string& part)
+{
+    return text.find(part) != std::string::npos;
+}
+
+} // namespace
+
+/**
+ * \ingroup uniference-tests
+ *
+ * The module's algorithms are registered under their operations and names; unknown ones are
+ * not, and asking for them is a fatal error that lists the known ones.
+ */
+class CollectiveRegistryTestCase : public TestCase
+{
+  public:
+    CollectiveRegistryTestCase()
+        : TestCase("the module's algorithms are registered by operation and name")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<std::string> operations = CollectiveHelper::GetOperations();
+        NS_TEST_EXPECT_MSG_EQ(operations.size(), 4, "four operations");
+        NS_TEST_EXPECT_MSG_EQ(std::is_sorted(operations.begin(), operations.end()), true, "order");
+
+        const struct
+        {
+            const char* operation;
+            const char* algorithm;
+            TypeId tid;
+        } expected[] = {
+            {"all_reduce", "ring", RingAllReduce::GetTypeId()},
+            {"all_gather", "ring", RingAllGather::GetTypeId()},
+            {"broadcast", "ring", RingBroadcast::GetTypeId()},
+            {"barrier", "dissemination", Barrier::GetTypeId()},
+        };
+
+        for (const auto& entry : expected)
+        {
+            const std::string name = std::string(entry.operation) + "/" + entry.algorithm;
+            NS_TEST_EXPECT_MSG_EQ(std::count(operations.begin(), operations.end(), entry.operation),
+                                  1,
+                                  "operation " << entry.operation);
+            NS_TEST_EXPECT_MSG_EQ(CollectiveHelper::IsRegistered(entry.operation, entry.algorithm),
+                                  true,
+                                  name);
+            NS_TEST_EXPECT_MSG_EQ(CollectiveHelper::GetTypeId(entry.operation, entry.algorithm),
+                                  entry.tid,
+                                  name);
+            std::vector<std::string> algorithms = CollectiveHelper::GetAlgorithms(entry.operation);
+            NS_TEST_EXPECT_MSG_EQ(std::count(algorithms.begin(), algorithms.end(), entry.algorithm),
+                                  1,
+                                  name << " listed");
+            Ptr<Collective> collective =
+                CollectiveHelper(entry.operation, entry.algorithm).Create();
+            NS_TEST_EXPECT_MSG_EQ(collective->GetInstanceTypeId(), entry.tid, name << " created");
+        }
+
+        NS_TEST_EXPECT_MSG_EQ(CollectiveHelper::IsRegistered("all_reduce", "tree"), false, "");
+        NS_TEST_EXPECT_MSG_EQ(CollectiveHelper::IsRegistered("reduce", "ring"), false, "");
+        NS_TEST_EXPECT_MSG_EQ(CollectiveHelper::GetAlgorithms("reduce").empty(), true, "");
+
+        std::string error = FatalErrorOf([]() { CollectiveHelper("reduce", "ring"); });
+        NS_TEST_EXPECT_MSG_EQ(
+            Contains(error,
+                     "unknown collective operation \"reduce\"; known: all_gather, all_reduce, "
+                     "barrier, broadcast"),
+            true,
+            "fatal error for an unknown operation: " << error);
+        error = FatalErrorOf([]() { CollectiveHelper::GetTypeId("barrier", "ring"); });
+        NS_TEST_EXPECT_MSG_EQ(
+            Contains(error, "unknown barrier algorithm \"ring\"; known: dissemination"),
+            true,
+            "fatal error for an unknown algorithm: " << error);
+    }
+};
+
+/**
+ * \ingroup uniference-tests
+ *
+ * Attributes set on the helper reach every collective it creates, as values or strings; an
+ * attribute the algorithm does not have is a fatal error that lists those it has.
+ */
+class CollectiveHelperAttributeTestCase : public TestCase
+{
+  public:
+    CollectiveHelperAttributeTestCase()
+        : TestCase("CollectiveHelper::SetAttribute reaches the collectives it creates")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        CollectiveHelper broadcast("broadcast", "ring");
+        broadcast.SetAttribute("Root", UintegerValue(2));
+        broadcast.SetAttribute("ChunkBytes", StringValue("4096"));
+        for (int k = 0; k < 2; ++k)
+        {
+            Ptr<Collective> created = broadcast.Create();
+            UintegerValue value;
+            created->GetAttribute("Root", value);
+            NS_TEST_EXPECT_MSG_EQ(value.Get(), 2, "Root");
+            created->GetAttribute("ChunkBytes", value);
+            NS_TEST_EXPECT_MSG_EQ(value.Get(), 4096, "ChunkBytes from a string");
+        }
+
+        CollectiveHelper allReduce("all_reduce", "ring");
+        UintegerValue chunkBytes;
+        allReduce.Create()->GetAttribute("ChunkBytes", chunkBytes);
+        NS_TEST_EXPECT_MSG_EQ(chunkBytes.Get(), 0, "one message per step by default");
+        allReduce.SetAttribute("ChunkBytes", UintegerValue(1 << 20));
+        allReduce.Create()->GetAttribute("ChunkBytes", chunkBytes);
+        NS_TEST_EXPECT_MSG_EQ(chunkBytes.Get(), 1 << 20, "ChunkBytes, inherited from the ring");
+
+        std::string error = FatalErrorOf([]() {
+            CollectiveHelper("all_reduce", "ring").SetAttribute("Root", UintegerValue(1));
+        });
+        NS_TEST_EXPECT_MSG_EQ(Contains(error,
+                                       "CollectiveHelper (all_reduce/ring): ns3::RingAllReduce has "
+                                       "no attribute \"Root\"; it has: ChunkBytes"),
+                              true,
+                              "fatal error for an unknown attribute: " << error);
+        error = FatalErrorOf([]() {
+            CollectiveHelper("broadcast", "ring").SetAttribute("ChunkBytes", StringValue("1MB"));
+        });
+        NS_TEST_EXPECT_MSG_EQ(Contains(error,
+                                       "\"1MB\" is not a valid value for "
+                                       "ns3::RingBroadcast::ChunkBytes"),
+                              true,
+                              "fatal error for a bad value: " << error);
+    }
+};
+
+/**
+ * \ingroup uniference-tests
+ *
+ * CheckAttributeValue accepts good names and values and explains bad ones, without aborting,
+ * including the values that ns-3's own parsers abort on.
+ */
+class CheckAttributeValueTestCase : public TestCase
+{
+  public:
+    CheckAttributeValueTestCase()
+        : TestCase("CheckAttributeValue accepts valid attributes and explains invalid ones")
+    {
+    }
+
+  private:
+    /**
+     * \param type a TypeId name
+     * \param name an attribute
+     * \param value a value
+     * \return CheckAttributeValue's answer
+     */
+    static std::string Check(const std::string& type,
+                             const std::string& name,
+                             const std::string& value)
+    {
+        return CheckAttributeValue(TypeId::LookupByName(type), name, value);
+    }
+
+    void DoRun() override
+    {
+        const TypeId ring = RingAllReduce::GetTypeId();
+        NS_TEST_EXPECT_MSG_EQ(CheckAttributeValue(ring, "ChunkBytes", "1048576"), "", "");
+        NS_TEST_EXPECT_MSG_EQ(CheckAttributeValue(ring, "ChunkBytes", UintegerValue(1)), "", "");
+        NS_TEST_EXPECT_MSG_EQ(CheckAttributeValue(ring, "Foo", "1"),
+                              "ns3::RingAllReduce has no attribute \"Foo\"; it has: ChunkBytes",
+                              "");
+        NS_TEST_EXPECT_MSG_EQ(
+            CheckAttributeValue(ring, "ChunkBytes", "abc"),
+            "\"abc\" is not a valid value for ns3::RingAllReduce::ChunkBytes (uint64_t "
+            "0:18446744073709551615)",
+            "");
+        NS_TEST_EXPECT_MSG_NE(CheckAttributeValue(ring, "ChunkBytes", StringValue("-1")), "", "");
+        NS_TEST_EXPECT_MSG_NE(CheckAttributeValue(ring, "ChunkBytes", TimeValue(Seconds(1))),
+                              "",
+                              "a value of another type");
+
+        const struct
+        {
+            const char* type;
+            const char* name;
+            const char* value;
+            bool valid;
+        } cases[] = {
+            // Declared by a parent: TcpSocket declares InitialCwnd.
+            {"ns3::TcpSocketBase", "InitialCwnd", "10", true},
+            {"ns3::TcpSocket", "InitialCwnd", "abc", false},
+            {"ns3::TcpSocket", "InitialCwnd", "10abc", false},
+            {"ns3::TcpSocket", "InitialCwnd", "10 ", false},
+            {"ns3::TcpSocket", "InitialCwnd", "0x10", false},
+            {"ns3::TcpSocket", "InitialCwnd", "99999999999", false},
+            {"ns3::TcpSocket", "InitialCwnd", "", false},
+            {"ns3::TcpSocket", "ConnTimeout", "3ms", true},
+            {"ns3::TcpSocket", "ConnTimeout", "1.5", true},
+            {"ns3::TcpSocket", "ConnTimeout", "3xs", false},
+            {"ns3::TcpSocket", "ConnTimeout", "abc", false},
+            {"ns3::TcpSocket", "ConnTimeout", "1e30s", false},
+            {"ns3::TcpSocketBase", "Sack", "false", true},
+            {"ns3::TcpSocketBase", "Sack", "maybe", false},
+            {"ns3::TcpSocketBase", "UseEcn", "On", true},
+            {"ns3::TcpSocketBase", "UseEcn", "Sometimes", false},
+            {"ns3::TcpCubic", "Beta", "0.7", true},
+            {"ns3::TcpCubic", "Beta", "nan", false},
+            {"ns3::TcpCubic", "Beta", "0.7x", false},
+            {"ns3::TcpL4Protocol", "SocketType", "ns3::TcpCubic", true},
+            {"ns3::TcpL4Protocol", "SocketType", "ns3::TcpNope", false},
+            {"ns3::TcpL4Protocol", "SocketType", "ns3::TcpCubic x", false},
+            {"ns3::PointToPointNetDevice", "DataRate", "10Gbps", true},
+            {"ns3::PointToPointNetDevice", "DataRate", "10 Gbps", false},
+            {"ns3::PointToPointNetDevice", "DataRate", "fast", false},
+            {"ns3::PointToPointNetDevice", "Mtu", "9000", true},
+            {"ns3::PointToPointNetDevice", "Mtu", "70000", false},
+            {"ns3::PointToPointChannel", "Delay", "10us", true},
+            {"ns3::DropTailQueue<Packet>", "MaxSize", "100p", true},
+            {"ns3::DropTailQueue<Packet>", "MaxSize", "100", false},
+            // Values that name objects cannot be checked from a string.
+            {"ns3::PointToPointNetDevice", "TxQueue", "x", false},
+        };
+
+        for (const auto& c : cases)
+        {
+            const std::string reason = Check(c.type, c.name, c.value);
+            NS_TEST_EXPECT_MSG_EQ(reason.empty(),
+                                  c.valid,
+                                  c.type << "::" << c.name << " = \"" << c.value << "\": \""
+                                         << reason << "\"");
+        }
+        NS_TEST_EXPECT_MSG_EQ(Check("ns3::TcpSocket", "InitialCwnd", "abc"),
+                              "\"abc\" is not a valid value for ns3::TcpSocket::InitialCwnd "
+                              "(uint32_t 0:4294967295)",
+                              "");
+        NS_TEST_EXPECT_MSG_EQ(Contains(Check("ns3::TcpSocket", "ConnTimeout", "3xs"), "a time"),
+                              true,
+                              "");
+        NS_TEST_EXPECT_MSG_EQ(
+            Contains(Check("ns3::PointToPointNetDevice", "TxQueue", "x"), "cannot be checked"),
+            true,
+            "");
+    }
+};
+
+/**
+ * \ingroup uniference-tests
+ *
+ * CheckAttributeDefault accepts exactly the defaults Config::SetDefault can set, and explains
+ * the others without aborting.
+ */
+class CheckAttributeDefaultTestCase : public TestCase
+{
+  public:
+    CheckAttributeDefaultTestCase()
+        : TestCase("CheckAttributeDefault agrees with Config::SetDefault and explains refusals")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::pair<const char*, const char*> good[] = {
+            {"ns3::TcpSocket::InitialCwnd", "10"},
+            {"ns3::TcpSocket::DelAckTimeout", "1ms"},
+            {"ns3::TcpL4Protocol::SocketType", "ns3::TcpCubic"},
+            {"ns3::TcpSocketBase::Timestamp", "false"},
+            {"ns3::TcpMessageTransport::SegmentSize", "8948"},
+            {"ns3::RingBroadcast::ChunkBytes", "65536"},
+        };
+        for (const auto& [name, value] : good)
+        {
+            NS_TEST_EXPECT_MSG_EQ(CheckAttributeDefault(name, value), "", name);
+            NS_TEST_EXPECT_MSG_EQ(Config::SetDefaultFailSafe(name, StringValue(value)),
+                                  true,
+                                  name << " accepted by Config::SetDefault");
+        }
+        // Refused by both (these would not abort Config::SetDefaultFailSafe).
+        const std::pair<const char*, const char*> bad[] = {
+            {"ns3::TcpSocketBase::InitialCwnd", "10"},
+            {"ns3::TcpSocket::NoSuchAttribute", "1"},
+            {"ns3::NoSuchType::InitialCwnd", "10"},
+            {"ns3::TcpSocket::InitialCwnd", "-5"},
+            {"ns3::TcpL4Protocol::SocketType", "ns3::NoSuchTcp"},
+        };
+        for (const auto& [name, value] : bad)
+        {
+            NS_TEST_EXPECT_MSG_NE(CheckAttributeDefault(name, value), "", name);
+            NS_TEST_EXPECT_MSG_EQ(Config::SetDefaultFailSafe(name, StringValue(value)),
+                                  false,
+                                  name << " refused by Config::SetDefault");
+        }
+        Config::Reset();
+
+        NS_TEST_EXPECT_MSG_EQ(CheckAttributeDefault("ns3::TcpSocketBase::InitialCwnd", "10"),
+                              "ns3::TcpSocketBase inherits \"InitialCwnd\" from ns3::TcpSocket; a "
+                              "default must name the type that declares it: "
+                              "ns3::TcpSocket::InitialCwnd",
+                              "");
+        NS_TEST_EXPECT_MSG_EQ(CheckAttributeDefault("ns3::TcpSocket::InitialCwnd", "abc"),
+                              "\"abc\" is not a valid value for ns3::TcpSocket::InitialCwnd "
+                              "(uint32_t 0:4294967295)",
+                              "");
+        NS_TEST_EXPECT_MSG_EQ(CheckAttributeDefault("ns3::RingCollective::Foo", "1"),
+                              "ns3::RingCollective has no attribute \"Foo\"; it has: ChunkBytes",
+                              "");
+        NS_TEST_EXPECT_MSG_EQ(CheckAttributeDefault("ns3::NoSuchType::Foo", "1"),
+                              "\"ns3::NoSuchType::Foo\": no type named ns3::NoSuchType",
+                              "");
+        for (const char* malformed : {"InitialCwnd", "::InitialCwnd", "ns3::TcpSocket::"})
+        {
+            NS_TEST_EXPECT_MSG_EQ(
+                Contains(CheckAttributeDefault(malformed, "1"), "is not of the form"),
+                true,
+                malformed);
+        }
+        // Values ns-3's parsers abort on are refused here, not passed on.
+        NS_TEST_EXPECT_MSG_NE(CheckAttributeDefault("ns3::TcpSocket::InitialCwnd", "10abc"),
+                              "",
+                              "");
+        NS_TEST_EXPECT_MSG_NE(CheckAttributeDefault("ns3::TcpSocket::ConnTimeout", "3 ms"), "", "");
+    }
+};
+
+/**
+ * \ingroup uniference-tests
+ *
+ * CollectiveHelper and attribute checks suite.
+ */
+class CollectiveHelperTestSuite : public TestSuite
+{
+  public:
+    CollectiveHelperTestSuite()
+        : TestSuite("uniference-collective-helper")
+    {
+        AddTestCase(new CollectiveRegistryTestCase);
+        AddTestCase(new CollectiveHelperAttributeTestCase);
+        AddTestCase(new CheckAttributeValueTestCase);
+        AddTestCase(new CheckAttributeDefaultTestCase);
+    }
+};
+
+/// Registers the suite.
+static CollectiveHelperTestSuite g_collectiveHelperTestSuite;
