@@ -21,6 +21,8 @@ namespace ns3
  * waits for one from (i - 2^k) % n; it starts round k + 1 once that message has arrived. After
  * the last round every participant has heard, directly or through others, from all of them, so
  * nobody completes before everybody has entered. The operation's size is ignored.
+ *
+ * Registered with CollectiveHelper as barrier/dissemination.
  */
 class Barrier : public Collective
 {

@@ -28,14 +28,15 @@ namespace ns3
  *
  * Only the timing of a collective is simulated: messages carry the byte counts the algorithm
  * moves, and a participant is complete when, in a real run, it would hold the final result.
- * Subclasses define the schedule.
+ * Subclasses define the schedule, and register themselves under an operation and an algorithm
+ * name with NS_COLLECTIVE_ALGORITHM_REGISTER in their .cc file.
  *
- * Use: create one instance per operation, Setup() it with the participants in group order and
- * the buffer size, then let each participant Enter() at the simulated time it calls the
- * operation. Participants may enter at different times; messages that reach a participant
- * before it entered are kept until it does. Each instance draws a channel of its own from the
- * range starting at FIRST_CHANNEL, so any number of collectives may run at once over the same
- * transports, and users of MessageTransport::Listen keep to the channels below it.
+ * Use: create one instance per operation (CollectiveHelper creates them by name), Setup() it with
+ * the participants in group order and the buffer size, then let each participant Enter() at the
+ * simulated time it calls the operation. Participants may enter at different times; messages that
+ * reach a participant before it entered are kept until it does. Each instance draws a channel of
+ * its own from the range starting at FIRST_CHANNEL, so any number of collectives may run at once
+ * over the same transports, and users of MessageTransport::Listen keep to the channels below it.
  *
  * The byte count follows nccl-tests' S: the per-rank buffer of an all-reduce, the whole output
  * of an all-gather, the buffer of a broadcast.

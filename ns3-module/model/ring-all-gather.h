@@ -20,7 +20,10 @@ namespace ns3
  * (0 .. n-2) it sends chunk (i - t) % n: its own first, then each chunk it has just received.
  * Step t + 1 of participant i waits until i has entered and has received step t from
  * (i - 1) % n. A participant is complete when it has received n - 1 chunks. With one
- * participant the operation completes on Enter.
+ * participant the operation completes on Enter. With the ChunkBytes attribute each step travels
+ * in pieces that are forwarded as they arrive (see RingCollective).
+ *
+ * Registered with CollectiveHelper as all_gather/ring.
  */
 class RingAllGather : public RingCollective
 {

@@ -20,7 +20,11 @@ namespace ns3
  * during the reduce-scatter (steps 0 .. n-2) the partial sum it has just reduced, during the
  * all-gather the fully reduced chunks. Step s + 1 of participant i waits until i has entered
  * and has received the chunk of step s from (i - 1) % n. A participant is complete when it has
- * received its last chunk. With one participant the operation completes on Enter.
+ * received its last chunk. With one participant the operation completes on Enter. With the
+ * ChunkBytes attribute each step travels in pieces that are forwarded as they arrive (see
+ * RingCollective).
+ *
+ * Registered with CollectiveHelper as all_reduce/ring.
  */
 class RingAllReduce : public RingCollective
 {

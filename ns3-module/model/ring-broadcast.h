@@ -24,6 +24,8 @@ namespace ns3
  * socket has accepted the last chunk; another participant when it has received every chunk and
  * its socket has accepted the last one it forwards (the last participant of the ring forwards
  * nothing).
+ *
+ * Registered with CollectiveHelper as broadcast/ring.
  */
 class RingBroadcast : public Collective
 {
