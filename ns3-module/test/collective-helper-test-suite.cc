@@ -18,12 +18,18 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <string>
+#include <vector>
+
+#if defined(__unix__) || defined(__APPLE__)
 #include <sys/wait.h>
 #include <unistd.h>
-#include <vector>
+#define UNIFERENCE_TEST_CAN_FORK
+#endif
 
 using namespace ns3;
 
@@ -33,15 +39,19 @@ namespace
 /**
  * Run something that should end the program with a fatal error, in a child process.
  * \param action what to run
- * \return what the child wrote to stderr if it aborted, "" if it did not
+ * \return what the child wrote to stderr if it aborted, "" if it did not; nothing where
+ *         processes cannot be forked
  */
-std::string
+std::optional<std::string>
 FatalErrorOf(const std::function<void()>& action)
 {
+#ifndef UNIFERENCE_TEST_CAN_FORK
+    return std::nullopt;
+#else
     int pipeEnds[2];
     if (pipe(pipeEnds) != 0)
     {
-        return "";
+        return "pipe() failed";
     }
     std::fflush(nullptr);
     pid_t child = fork();
@@ -64,6 +74,7 @@ FatalErrorOf(const std::function<void()>& action)
     int status = 0;
     waitpid(child, &status, 0);
     return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT ? text : "";
+#endif
 }
 
 /**
@@ -137,18 +148,22 @@ class CollectiveRegistryTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(CollectiveHelper::IsRegistered("reduce", "ring"), false, "");
         NS_TEST_EXPECT_MSG_EQ(CollectiveHelper::GetAlgorithms("reduce").empty(), true, "");
 
-        std::string error = FatalErrorOf([]() { CollectiveHelper("reduce", "ring"); });
-        NS_TEST_EXPECT_MSG_EQ(
-            Contains(error,
-                     "unknown collective operation \"reduce\"; known: all_gather, all_reduce, "
-                     "barrier, broadcast"),
-            true,
-            "fatal error for an unknown operation: " << error);
-        error = FatalErrorOf([]() { CollectiveHelper::GetTypeId("barrier", "ring"); });
-        NS_TEST_EXPECT_MSG_EQ(
-            Contains(error, "unknown barrier algorithm \"ring\"; known: dissemination"),
-            true,
-            "fatal error for an unknown algorithm: " << error);
+        // Where processes cannot be forked, the fatal errors go unchecked.
+        if (auto error = FatalErrorOf([]() { CollectiveHelper("reduce", "ring"); }))
+        {
+            NS_TEST_EXPECT_MSG_EQ(Contains(*error,
+                                           "unknown collective operation \"reduce\"; known: "
+                                           "all_gather, all_reduce, barrier, broadcast"),
+                                  true,
+                                  "fatal error for an unknown operation: " << *error);
+        }
+        if (auto error = FatalErrorOf([]() { CollectiveHelper::GetTypeId("barrier", "ring"); }))
+        {
+            NS_TEST_EXPECT_MSG_EQ(
+                Contains(*error, "unknown barrier algorithm \"ring\"; known: dissemination"),
+                true,
+                "fatal error for an unknown algorithm: " << *error);
+        }
     }
 };
 
@@ -190,22 +205,26 @@ class CollectiveHelperAttributeTestCase : public TestCase
         allReduce.Create()->GetAttribute("ChunkBytes", chunkBytes);
         NS_TEST_EXPECT_MSG_EQ(chunkBytes.Get(), 1 << 20, "ChunkBytes, inherited from the ring");
 
-        std::string error = FatalErrorOf([]() {
-            CollectiveHelper("all_reduce", "ring").SetAttribute("Root", UintegerValue(1));
-        });
-        NS_TEST_EXPECT_MSG_EQ(Contains(error,
-                                       "CollectiveHelper (all_reduce/ring): ns3::RingAllReduce has "
-                                       "no attribute \"Root\"; it has: ChunkBytes"),
-                              true,
-                              "fatal error for an unknown attribute: " << error);
-        error = FatalErrorOf([]() {
-            CollectiveHelper("broadcast", "ring").SetAttribute("ChunkBytes", StringValue("1MB"));
-        });
-        NS_TEST_EXPECT_MSG_EQ(Contains(error,
-                                       "\"1MB\" is not a valid value for "
-                                       "ns3::RingBroadcast::ChunkBytes"),
-                              true,
-                              "fatal error for a bad value: " << error);
+        if (auto error = FatalErrorOf([]() {
+                CollectiveHelper("all_reduce", "ring").SetAttribute("Root", UintegerValue(1));
+            }))
+        {
+            NS_TEST_EXPECT_MSG_EQ(Contains(*error,
+                                           "CollectiveHelper (all_reduce/ring): ns3::RingAllReduce "
+                                           "has no attribute \"Root\"; it has: ChunkBytes"),
+                                  true,
+                                  "fatal error for an unknown attribute: " << *error);
+        }
+        if (auto error = FatalErrorOf([]() {
+                CollectiveHelper("broadcast", "ring")
+                    .SetAttribute("ChunkBytes", StringValue("1MB"));
+            }))
+        {
+            NS_TEST_EXPECT_MSG_EQ(
+                Contains(*error, "\"1MB\" is not a valid value for ns3::RingBroadcast::ChunkBytes"),
+                true,
+                "fatal error for a bad value: " << *error);
+        }
     }
 };
 
