@@ -1,10 +1,13 @@
 #include "bridge/chrome_trace.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cinttypes>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -18,17 +21,28 @@ using nlohmann::json;
 constexpr int kRanksPid = 1;
 constexpr int kNetworkPid = 2;
 
+// Order of the events at one timestamp on one track. Ends first, innermost first, so that
+// a slice ending where the next begins is closed before it: viewers disagree on how to
+// order an "E" and a "B" at one time, and this is the order every one of them accepts.
+// Then flow ends, which bind to the slice the receiver is still in; instants (slices of
+// zero length) between the slices around them; begins, outermost first; last flow starts,
+// inside the slice that sends.
+enum class Slot { kEnd = 0, kFlowEnd = 1, kInstant = 2, kBegin = 3, kFlowStart = 4 };
+
 struct Event {
   std::string name;
   std::string category;  // empty for metadata
-  char phase = 'X';
+  char phase = 'B';
   int64_t ts_ns = 0;
-  int64_t dur_ns = -1;  // < 0: no "dur"
   int pid = kRanksPid;
   int tid = 0;
   uint64_t flow_id = 0;         // 0: no "id"
   bool bind_enclosing = false;  // "bp": "e"
   json args;                    // null: no "args"
+  // Where it goes among the events of its timestamp and track (see Slot).
+  Slot slot = Slot::kBegin;
+  int64_t order1 = 0;
+  int64_t order2 = 0;
 };
 
 // Strings from shard code are not guaranteed UTF-8; a trace must still be written.
@@ -46,27 +60,98 @@ Event metadata(const char* what, int pid, int tid, json args) {
   return event;
 }
 
-// Order within one timestamp on one track. Viewers bind a flow event to the slice on top
-// of the track's stack when they read it (Perfetto pops a finished slice only when the next
-// one begins), so: a flow's end first, while the slice that waited for it (a recv ending at
-// delivery) is still on top; then the slices that begin, longer first so that equal starts
-// nest; then a flow's start, inside the slice that sends it.
-int phase_order(char phase) {
-  switch (phase) {
-    case 'f':
-      return 0;
-    case 'X':
-      return 1;
-    default:
-      return 2;
-  }
-}
-
 std::string pair_name(int src, int dst, size_t lane) {
   std::string name = "rank " + std::to_string(src) + " -> rank " + std::to_string(dst);
   if (lane > 0) name += " (" + std::to_string(lane + 1) + ")";
   return name;
 }
+
+// A slice to write: [start, end) on one track, with a stable index that breaks ties.
+struct Slice {
+  std::string name;
+  std::string category;
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+  int pid = kRanksPid;
+  int tid = 0;
+  int64_t index = 0;
+  json args;
+};
+
+// A slice of positive length becomes a "B"/"E" pair, one of zero length an instant.
+void add_slice(const Slice& slice, std::vector<Event>& timed) {
+  Event begin;
+  begin.name = slice.name;
+  begin.category = slice.category;
+  begin.ts_ns = slice.start_ns;
+  begin.pid = slice.pid;
+  begin.tid = slice.tid;
+  begin.args = slice.args;
+  if (slice.end_ns <= slice.start_ns) {
+    begin.phase = 'i';
+    begin.slot = Slot::kInstant;
+    begin.order1 = slice.index;
+    timed.push_back(std::move(begin));
+    return;
+  }
+  begin.phase = 'B';
+  begin.slot = Slot::kBegin;
+  begin.order1 = -slice.end_ns;  // outermost (ends last) first
+  begin.order2 = slice.index;
+  Event end;
+  end.name = slice.name;
+  end.category = slice.category;
+  end.phase = 'E';
+  end.ts_ns = slice.end_ns;
+  end.pid = slice.pid;
+  end.tid = slice.tid;
+  end.slot = Slot::kEnd;
+  end.order1 = -slice.start_ns;  // innermost (began last) first
+  end.order2 = -slice.index;     // equal intervals: the reverse of their begins
+  // No args on "E": speedscope takes an "E" and a "B" at one time with equal name and
+  // args for a slice of zero length and opens the "B" first, which would nest a message in
+  // the one before it on its lane. Args on the "B" alone keep them apart; speedscope then
+  // logs that the keys differ, and ends the right slice. (Two compute spans in a row, with
+  // no args at all, it still shows as one.)
+  timed.push_back(std::move(begin));
+  timed.push_back(std::move(end));
+}
+
+// Open intervals (start, end) covered by some slice, merged and sorted: whether a slice
+// is still open just after the ends at a time t, i.e. start < t < end for some slice.
+class Coverage {
+ public:
+  void add(int64_t start, int64_t end) {
+    if (end > start) intervals_.emplace_back(start, end);
+  }
+  void finish() {
+    std::sort(intervals_.begin(), intervals_.end());
+    std::vector<std::pair<int64_t, int64_t>> merged;
+    for (const auto& interval : intervals_) {
+      // (a, b) and (b, c) leave b uncovered, so only strict overlaps merge.
+      if (!merged.empty() && interval.first < merged.back().second) {
+        merged.back().second = std::max(merged.back().second, interval.second);
+      } else {
+        merged.push_back(interval);
+      }
+    }
+    intervals_ = std::move(merged);
+  }
+  bool covers(int64_t t) const {
+    // The first interval with start >= t; the one before it is the last with start < t.
+    auto after = std::lower_bound(
+        intervals_.begin(), intervals_.end(), t,
+        [](const std::pair<int64_t, int64_t>& interval, int64_t value) {
+          return interval.first < value;
+        });
+    if (after == intervals_.begin()) return false;
+    --after;
+    return t < after->second;
+  }
+
+ private:
+  std::vector<std::pair<int64_t, int64_t>> intervals_;
+};
 
 std::vector<Event> build_events(const RunRecord& record, const std::string& title) {
   std::set<int> ranks;
@@ -88,19 +173,68 @@ std::vector<Event> build_events(const RunRecord& record, const std::string& titl
     header.push_back(metadata("thread_sort_index", kRanksPid, rank, {{"sort_index", rank}}));
   }
 
-  for (const Span& span : record.spans) {
-    Event event;
-    event.name = span.name;
-    event.category = span.kind == Span::Kind::kCompute ? "compute" : "comm";
-    event.ts_ns = span.start_ns;
-    event.dur_ns = std::max<int64_t>(0, span.end_ns - span.start_ns);
-    event.tid = span.rank;
-    if (span.kind == Span::Kind::kComm) {
-      event.args = {{"bytes", span.bytes}};
-      if (span.peer >= 0) event.args["peer"] = span.peer;
+  // Spans in a total order that does not depend on how the bridge happened to log them:
+  // by rank, then start, longer first (so that an enclosing span comes before its parts).
+  std::vector<size_t> spans(record.spans.size());
+  for (size_t i = 0; i < spans.size(); ++i) spans[i] = i;
+  std::stable_sort(spans.begin(), spans.end(), [&](size_t a, size_t b) {
+    const Span& x = record.spans[a];
+    const Span& y = record.spans[b];
+    return std::make_tuple(x.rank, x.start_ns, -x.end_ns, int(x.kind), x.name, x.bytes, x.peer) <
+           std::make_tuple(y.rank, y.start_ns, -y.end_ns, int(y.kind), y.name, y.bytes, y.peer);
+  });
+
+  // Lanes per rank: a span goes on the first lane where it nests in or follows what is
+  // there (the shard code's spans never overlap, so that is lane 0, the rank's own track);
+  // one that would overlap another span partially gets a lane, a track, of its own.
+  std::map<int, std::vector<std::vector<int64_t>>> open_ends;  // rank -> lane -> stack
+  std::vector<size_t> span_lane(record.spans.size(), 0);
+  for (size_t index : spans) {
+    const Span& span = record.spans[index];
+    if (span.end_ns <= span.start_ns) continue;  // an instant fits anywhere: lane 0
+    auto& lanes = open_ends[span.rank];
+    size_t lane = 0;
+    for (; lane < lanes.size(); ++lane) {
+      std::vector<int64_t>& stack = lanes[lane];
+      while (!stack.empty() && stack.back() <= span.start_ns) stack.pop_back();
+      if (stack.empty() || stack.back() >= span.end_ns) break;
     }
-    timed.push_back(std::move(event));
+    if (lane == lanes.size()) lanes.emplace_back();
+    lanes[lane].push_back(span.end_ns);
+    span_lane[index] = lane;
   }
+  std::map<std::pair<int, size_t>, int> extra_tid;  // (rank, lane > 0) -> tid
+  const int first_extra_tid = ranks.empty() ? 0 : *ranks.rbegin() + 1;
+  for (const auto& [rank, lanes] : open_ends) {
+    for (size_t lane = 1; lane < lanes.size(); ++lane) {
+      const int tid = first_extra_tid + int(extra_tid.size());
+      extra_tid[{rank, lane}] = tid;
+      header.push_back(metadata(
+          "thread_name", kRanksPid, tid,
+          {{"name", "rank " + std::to_string(rank) + " (" + std::to_string(lane + 1) + ")"}}));
+      header.push_back(metadata("thread_sort_index", kRanksPid, tid, {{"sort_index", tid}}));
+    }
+  }
+
+  std::map<int, Coverage> rank_coverage;  // of each rank's own track, for flow ends
+  int64_t slice_index = 0;
+  for (size_t index : spans) {
+    const Span& span = record.spans[index];
+    Slice slice;
+    slice.name = span.name;
+    slice.category = span.kind == Span::Kind::kCompute ? "compute" : "comm";
+    slice.start_ns = span.start_ns;
+    slice.end_ns = std::max(span.start_ns, span.end_ns);
+    slice.tid = span_lane[index] == 0 ? span.rank : extra_tid.at({span.rank, span_lane[index]});
+    slice.index = slice_index++;
+    if (span.kind == Span::Kind::kComm) {
+      slice.args = {{"bytes", span.bytes}};
+      if (span.peer >= 0) slice.args["peer"] = span.peer;
+    }
+    if (span_lane[index] == 0) rank_coverage[span.rank].add(slice.start_ns, slice.end_ns);
+    add_slice(slice, timed);
+  }
+  for (auto& [rank, coverage] : rank_coverage) coverage.finish();
 
   if (!record.messages.empty()) {
     // Messages in a fixed order that does not depend on how the bridge happened to log them.
@@ -114,7 +248,7 @@ std::vector<Event> build_events(const RunRecord& record, const std::string& titl
     });
 
     // Greedy lanes per pair: a message takes the first lane of its pair that is free by its
-    // send time.
+    // send time. Messages do not nest, so a lane holds one at a time.
     std::map<std::pair<int, int>, std::vector<int64_t>> lane_ends;
     std::vector<size_t> lane_of(record.messages.size());
     for (size_t index : order) {
@@ -122,9 +256,13 @@ std::vector<Event> build_events(const RunRecord& record, const std::string& titl
       std::vector<int64_t>& ends = lane_ends[{message.src, message.dst}];
       const int64_t end = std::max(message.send_ns, message.recv_ns);
       size_t lane = 0;
-      while (lane < ends.size() && ends[lane] > message.send_ns) ++lane;
-      if (lane == ends.size()) ends.push_back(end);
-      ends[lane] = end;
+      if (end > message.send_ns) {
+        while (lane < ends.size() && ends[lane] > message.send_ns) ++lane;
+        if (lane == ends.size()) ends.push_back(end);
+        ends[lane] = end;
+      } else if (ends.empty()) {
+        ends.push_back(std::numeric_limits<int64_t>::min());  // an instant needs lane 0 only
+      }
       lane_of[index] = lane;
     }
     std::map<std::tuple<int, int, size_t>, int> network_tid;
@@ -145,15 +283,16 @@ std::vector<Event> build_events(const RunRecord& record, const std::string& titl
       const NetMessage& message = record.messages[index];
       const std::string name = message.label.empty() ? "message" : message.label;
 
-      Event slice;
+      Slice slice;
       slice.name = name;
       slice.category = "net";
-      slice.ts_ns = message.send_ns;
-      slice.dur_ns = std::max<int64_t>(0, message.recv_ns - message.send_ns);
+      slice.start_ns = message.send_ns;
+      slice.end_ns = std::max(message.send_ns, message.recv_ns);
       slice.pid = kNetworkPid;
       slice.tid = network_tid.at({message.src, message.dst, lane_of[index]});
+      slice.index = slice_index++;
       slice.args = {{"src", message.src}, {"dst", message.dst}, {"bytes", message.bytes}};
-      timed.push_back(std::move(slice));
+      add_slice(slice, timed);
 
       ++flow_id;
       Event start;
@@ -163,22 +302,29 @@ std::vector<Event> build_events(const RunRecord& record, const std::string& titl
       start.ts_ns = message.send_ns;
       start.tid = message.src;
       start.flow_id = flow_id;
+      start.slot = Slot::kFlowStart;
+      start.order1 = int64_t(flow_id);
       timed.push_back(start);
 
       Event finish = start;
       finish.phase = 'f';
       finish.ts_ns = message.recv_ns;
       finish.tid = message.dst;
-      // Bind to the slice the receiver is in at delivery (its recv or collective), not
-      // to whatever slice starts next.
-      finish.bind_enclosing = true;
+      finish.slot = Slot::kFlowEnd;
+      // Delivered while the receiver is inside a span (a collective): bind to that span.
+      // Delivered as a span ends (the recv that waited for it): that span is closed by
+      // then in every viewer, since ends come first, so bind to the next slice the
+      // receiver begins, which starts at delivery when the receiver goes straight on.
+      auto coverage = rank_coverage.find(message.dst);
+      finish.bind_enclosing =
+          coverage != rank_coverage.end() && coverage->second.covers(message.recv_ns);
       timed.push_back(std::move(finish));
     }
   }
 
-  std::stable_sort(timed.begin(), timed.end(), [](const Event& a, const Event& b) {
-    return std::make_tuple(a.ts_ns, a.pid, a.tid, phase_order(a.phase), -a.dur_ns, a.flow_id) <
-           std::make_tuple(b.ts_ns, b.pid, b.tid, phase_order(b.phase), -b.dur_ns, b.flow_id);
+  std::sort(timed.begin(), timed.end(), [](const Event& a, const Event& b) {
+    return std::make_tuple(a.ts_ns, a.pid, a.tid, int(a.slot), a.order1, a.order2) <
+           std::make_tuple(b.ts_ns, b.pid, b.tid, int(b.slot), b.order1, b.order2);
   });
   header.insert(header.end(), std::make_move_iterator(timed.begin()),
                 std::make_move_iterator(timed.end()));
@@ -189,7 +335,156 @@ json other_data(const std::string& title) {
   return {{"title", title}, {"generator", "uniference"}};
 }
 
+// The JSON value's number for a timestamp: the double nearest ns / 1000, which is what
+// parsing the three-decimal text gives (both round the same exact quotient once).
 double microseconds(int64_t ns) { return double(ns) / 1000.0; }
+
+// ---- Reading traces back ---------------------------------------------------------------
+
+// A decimal number of microseconds ([-]digits[.digits][e[+-]digits]) as nanoseconds,
+// rounded half away from zero. Exact integer arithmetic throughout.
+// 36 decimal digits fit: enough for any time and the digits that round it.
+using Wide = unsigned __int128;
+
+int64_t decimal_microseconds_to_ns(const std::string& text) {
+  const auto fail = [&]() -> int64_t {
+    throw std::invalid_argument("not a trace time: \"" + text + "\"");
+  };
+  size_t at = 0;
+  bool negative = false;
+  if (at < text.size() && (text[at] == '-' || text[at] == '+')) negative = text[at++] == '-';
+  Wide digits = 0;
+  int significant = 0;  // digits accumulated, at most 36 so that the value stays exact
+  int exponent = 3;     // microseconds -> nanoseconds
+  bool any_digit = false;
+  bool fraction = false;
+  for (; at < text.size(); ++at) {
+    const char c = text[at];
+    if (c == '.' && !fraction) {
+      fraction = true;
+      continue;
+    }
+    if (c < '0' || c > '9') break;
+    any_digit = true;
+    if (significant < 36) {
+      digits = digits * 10 + unsigned(c - '0');
+      if (digits != 0) ++significant;
+      if (fraction) --exponent;
+    } else if (!fraction) {
+      ++exponent;  // a digit past what we keep, before the point: scale instead
+    }
+  }
+  if (!any_digit) return fail();
+  if (at < text.size() && (text[at] == 'e' || text[at] == 'E')) {
+    ++at;
+    bool exponent_negative = false;
+    if (at < text.size() && (text[at] == '-' || text[at] == '+')) {
+      exponent_negative = text[at++] == '-';
+    }
+    int value = 0;
+    bool exponent_digit = false;
+    for (; at < text.size() && text[at] >= '0' && text[at] <= '9'; ++at) {
+      exponent_digit = true;
+      if (value < 10000) value = value * 10 + (text[at] - '0');
+    }
+    if (!exponent_digit) return fail();
+    exponent += exponent_negative ? -value : value;
+  }
+  if (at != text.size()) return fail();
+
+  constexpr Wide kMax = Wide(std::numeric_limits<int64_t>::max()) + 1;
+  if (digits == 0) return 0;
+  for (; exponent > 0; --exponent) {
+    digits *= 10;
+    if (digits > kMax) throw std::out_of_range("trace time out of range: \"" + text + "\"");
+  }
+  if (exponent < 0) {
+    if (exponent < -38) {
+      digits = 0;
+    } else {
+      Wide divisor = 1;
+      for (; exponent < 0; ++exponent) divisor *= 10;
+      const Wide quotient = digits / divisor;
+      const Wide remainder = digits % divisor;
+      digits = quotient + (remainder * 2 >= divisor ? 1 : 0);
+    }
+  }
+  if (digits > kMax || (!negative && digits == kMax)) {
+    throw std::out_of_range("trace time out of range: \"" + text + "\"");
+  }
+  return negative ? int64_t(0 - uint64_t(digits)) : int64_t(uint64_t(digits));
+}
+
+// A timestamp as a viewer that reads JSON numbers into doubles has it.
+double viewer_microseconds(const json& value) {
+  if (value.is_number()) return value.get<double>();
+  if (value.is_string()) return std::stod(value.get<std::string>());
+  throw std::invalid_argument("not a trace time: " + dump(value));
+}
+
+// The shortest text that reads back as this double: 1087.158 stays 1087.158, and a sum
+// that missed it shows as 1087.1580000000001.
+std::string format_double(double value) {
+  char text[64];
+  const auto result = std::to_chars(text, text + sizeof text, value);
+  return std::string(text, result.ptr);
+}
+
+// One slice on one track, as read back: [start, end) in nanoseconds, and the same as a
+// viewer computing in doubles has it.
+struct ReadSlice {
+  size_t event = 0;  // index in traceEvents of its "B" or "X"
+  std::string name;
+  char phase = 'X';
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+  double start_us = 0;
+  double end_us = 0;
+  std::string end_detail;  // how a viewer computes end_us, for messages
+};
+
+// A string member of an event, or "" when it is absent or not a string.
+std::string string_field(const json& event, const char* key) {
+  auto member = event.find(key);
+  return member != event.end() && member->is_string() ? member->get<std::string>() : "";
+}
+
+std::string describe_open(const ReadSlice& slice) {
+  return "\"" + slice.name + "\" (B #" + std::to_string(slice.event) + ") at " +
+         std::to_string(slice.start_ns) + " ns";
+}
+
+std::string describe(const ReadSlice& slice) {
+  std::string text = "\"" + slice.name + "\" (";
+  text += slice.phase;
+  text += " #" + std::to_string(slice.event) + ") [" + std::to_string(slice.start_ns) + " ns, " +
+          std::to_string(slice.end_ns) + " ns)";
+  return text;
+}
+
+// Whether the slices of one track nest or are disjoint, by the given interval of each:
+// "" or a message naming the first two that overlap partially.
+template <typename Time, typename Start, typename End, typename Report>
+std::string check_nesting(const std::vector<ReadSlice>& slices, Start start, End end,
+                          Report report) {
+  std::vector<size_t> order(slices.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const Time sa = start(slices[a]), sb = start(slices[b]);
+    if (sa != sb) return sa < sb;
+    return end(slices[a]) > end(slices[b]);  // equal starts: the longer encloses
+  });
+  std::vector<size_t> stack;
+  for (size_t index : order) {
+    const ReadSlice& slice = slices[index];
+    while (!stack.empty() && end(slices[stack.back()]) <= start(slice)) stack.pop_back();
+    if (!stack.empty() && end(slice) > end(slices[stack.back()])) {
+      return report(slices[stack.back()], slice);
+    }
+    stack.push_back(index);
+  }
+  return "";
+}
 
 }  // namespace
 
@@ -202,6 +497,34 @@ std::string trace_microseconds(int64_t ns) {
   return text;
 }
 
+int64_t trace_time_ns(const json& value) {
+  if (value.is_number_unsigned()) {
+    const uint64_t us = value.get<uint64_t>();
+    if (us > uint64_t(std::numeric_limits<int64_t>::max() / 1000)) {
+      throw std::out_of_range("trace time out of range: " + dump(value));
+    }
+    return int64_t(us) * 1000;
+  }
+  if (value.is_number_integer()) {
+    const int64_t us = value.get<int64_t>();
+    if (us > std::numeric_limits<int64_t>::max() / 1000 ||
+        us < std::numeric_limits<int64_t>::min() / 1000) {
+      throw std::out_of_range("trace time out of range: " + dump(value));
+    }
+    return us * 1000;
+  }
+  if (value.is_number_float()) {
+    // The shortest text that reads back as this double: the text it was parsed from,
+    // whenever that had at most 15 significant digits (three decimals up to 10^12 us).
+    char text[64];
+    const auto result = std::to_chars(text, text + sizeof text, value.get<double>());
+    if (result.ec != std::errc()) throw std::invalid_argument("not a trace time: " + dump(value));
+    return decimal_microseconds_to_ns(std::string(text, result.ptr));
+  }
+  if (value.is_string()) return decimal_microseconds_to_ns(value.get<std::string>());
+  throw std::invalid_argument("not a trace time: " + dump(value));
+}
+
 json chrome_trace(const RunRecord& record, const std::string& title) {
   json events = json::array();
   for (const Event& event : build_events(record, title)) {
@@ -211,7 +534,7 @@ json chrome_trace(const RunRecord& record, const std::string& title) {
                 {"tid", event.tid}};
     if (!event.category.empty()) out["cat"] = event.category;
     if (event.phase != 'M') out["ts"] = microseconds(event.ts_ns);
-    if (event.dur_ns >= 0) out["dur"] = microseconds(event.dur_ns);
+    if (event.phase == 'i') out["s"] = "t";
     if (event.flow_id != 0) out["id"] = event.flow_id;
     if (event.bind_enclosing) out["bp"] = "e";
     if (!event.args.is_null()) out["args"] = event.args;
@@ -237,7 +560,7 @@ std::string chrome_trace_text(const RunRecord& record, const std::string& title)
     text += event.phase;
     text += '"';
     if (event.phase != 'M') text += ",\"ts\":" + trace_microseconds(event.ts_ns);
-    if (event.dur_ns >= 0) text += ",\"dur\":" + trace_microseconds(event.dur_ns);
+    if (event.phase == 'i') text += ",\"s\":\"t\"";  // an instant of its thread's track
     text += ",\"pid\":" + std::to_string(event.pid) + ",\"tid\":" + std::to_string(event.tid);
     if (event.flow_id != 0) text += ",\"id\":" + std::to_string(event.flow_id);
     if (event.bind_enclosing) text += ",\"bp\":\"e\"";
@@ -246,6 +569,157 @@ std::string chrome_trace_text(const RunRecord& record, const std::string& title)
   }
   text += "\n]}\n";
   return text;
+}
+
+std::string check_trace_nesting(const json& trace) {
+  const json* events = nullptr;
+  if (trace.is_array()) {
+    events = &trace;
+  } else if (trace.is_object() && trace.contains("traceEvents")) {
+    events = &trace["traceEvents"];
+  }
+  if (events == nullptr || !events->is_array()) return "trace: no traceEvents array";
+
+  // A track is its (pid, tid) as written, whatever JSON type they have.
+  using Track = std::pair<std::string, std::string>;
+  const auto track_of = [](const json& event) {
+    return Track(event.contains("pid") ? dump(event["pid"]) : "null",
+                 event.contains("tid") ? dump(event["tid"]) : "null");
+  };
+  std::map<Track, std::string> thread_names;
+  for (const json& event : *events) {
+    if (event.is_object() && string_field(event, "ph") == "M" &&
+        string_field(event, "name") == "thread_name" && event.contains("args") &&
+        event["args"].is_object()) {
+      thread_names[track_of(event)] = string_field(event["args"], "name");
+    }
+  }
+  const auto track_text = [&](const Track& track) {
+    std::string text = "track pid " + track.first + " tid " + track.second;
+    auto name = thread_names.find(track);
+    if (name != thread_names.end()) text += " (\"" + name->second + "\")";
+    return text;
+  };
+
+  std::map<Track, std::vector<ReadSlice>> open;
+  std::map<Track, std::pair<int64_t, size_t>> last_duration_event;  // B/E: (ts, index)
+  std::map<Track, std::vector<ReadSlice>> slices;
+
+  for (size_t index = 0; index < events->size(); ++index) {
+    const json& event = (*events)[index];
+    if (!event.is_object()) continue;
+    const std::string phase = string_field(event, "ph");
+    if (phase != "B" && phase != "E" && phase != "X") continue;
+    const Track track = track_of(event);
+    const std::string name = string_field(event, "name");
+    const std::string where = track_text(track) + ": ";
+    if (!event.contains("ts")) return where + "\"" + name + "\" (#" + std::to_string(index) + ") has no ts";
+    int64_t ts_ns = 0;
+    double ts_us = 0;
+    try {
+      ts_ns = trace_time_ns(event["ts"]);
+      ts_us = viewer_microseconds(event["ts"]);
+    } catch (const std::exception& error) {
+      return where + "\"" + name + "\" (#" + std::to_string(index) + "): " + error.what();
+    }
+
+    if (phase == "X") {
+      if (!event.contains("dur")) {
+        return where + "\"" + name + "\" (X #" + std::to_string(index) + ") has no dur";
+      }
+      ReadSlice slice;
+      slice.event = index;
+      slice.name = name;
+      slice.phase = 'X';
+      slice.start_ns = ts_ns;
+      slice.start_us = ts_us;
+      try {
+        const int64_t dur_ns = trace_time_ns(event["dur"]);
+        const double dur_us = viewer_microseconds(event["dur"]);
+        if (dur_ns < 0) {
+          return where + describe(slice) + " has a negative dur " + std::to_string(dur_ns) + " ns";
+        }
+        slice.end_ns = ts_ns + dur_ns;
+        slice.end_us = ts_us + dur_us;
+        slice.end_detail = format_double(ts_us) + " + " + format_double(dur_us) + " = " +
+                           format_double(slice.end_us) + " us";
+      } catch (const std::exception& error) {
+        return where + "\"" + name + "\" (X #" + std::to_string(index) + "): " + error.what();
+      }
+      slices[track].push_back(std::move(slice));
+      continue;
+    }
+
+    // "B"/"E": a stack in file order, with timestamps that never go back.
+    auto last = last_duration_event.find(track);
+    if (last != last_duration_event.end() && ts_ns < last->second.first) {
+      return where + "\"" + name + "\" (" + phase + " #" + std::to_string(index) + ") at " +
+             std::to_string(ts_ns) + " ns comes after event #" +
+             std::to_string(last->second.second) + " at " + std::to_string(last->second.first) +
+             " ns";
+    }
+    last_duration_event[track] = {ts_ns, index};
+    std::vector<ReadSlice>& stack = open[track];
+    if (phase == "B") {
+      ReadSlice slice;
+      slice.event = index;
+      slice.name = name;
+      slice.phase = 'B';
+      slice.start_ns = ts_ns;
+      slice.start_us = ts_us;
+      stack.push_back(std::move(slice));
+      continue;
+    }
+    if (stack.empty()) {
+      return where + "\"" + name + "\" (E #" + std::to_string(index) + ") at " +
+             std::to_string(ts_ns) + " ns ends no open slice";
+    }
+    ReadSlice slice = std::move(stack.back());
+    stack.pop_back();
+    slice.end_ns = ts_ns;
+    slice.end_us = ts_us;
+    slice.end_detail = format_double(ts_us) + " us";
+    if (!name.empty() && name != slice.name) {
+      return where + "\"" + name + "\" (E #" + std::to_string(index) + ") at " +
+             std::to_string(ts_ns) + " ns ends " + describe(slice) +
+             ", which is the innermost open slice: they cross";
+    }
+    if (ts_ns <= slice.start_ns) {
+      return where + describe(slice) + " ends (E #" + std::to_string(index) + ") at " +
+             std::to_string(ts_ns) +
+             " ns, not after it begins; a viewer that orders ends first at one time breaks it";
+    }
+    slices[track].push_back(std::move(slice));
+  }
+  for (const auto& [track, stack] : open) {
+    if (!stack.empty()) {
+      return track_text(track) + ": " + describe_open(stack.back()) + " never ends";
+    }
+  }
+
+  for (const auto& [track, list] : slices) {
+    const std::string where = track_text(track) + ": ";
+    std::string problem = check_nesting<int64_t>(
+        list, [](const ReadSlice& s) { return s.start_ns; },
+        [](const ReadSlice& s) { return s.end_ns; },
+        [&](const ReadSlice& outer, const ReadSlice& inner) {
+          return where + describe(outer) + " and " + describe(inner) +
+                 " overlap: neither nests in the other";
+        });
+    if (!problem.empty()) return problem;
+    problem = check_nesting<double>(
+        list, [](const ReadSlice& s) { return s.start_us; },
+        [](const ReadSlice& s) { return s.end_us; },
+        [&](const ReadSlice& outer, const ReadSlice& inner) {
+          return where + describe(outer) + " and " + describe(inner) +
+                 " overlap as a viewer computing in doubles reads them: the first ends at " +
+                 outer.end_detail + ", after the second begins at " +
+                 format_double(inner.start_us) + " us and before it ends at " +
+                 inner.end_detail;
+        });
+    if (!problem.empty()) return problem;
+  }
+  return "";
 }
 
 }  // namespace uniference
