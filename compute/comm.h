@@ -15,6 +15,30 @@ namespace uniference {
 
 enum class ReduceOp { kSum, kMax, kMin };
 
+// The operations of Comm, named as c10d's OpType names them. Reports, traces and the
+// simulated backend's table of operations (bridge/collective_ops) refer to calls by it.
+enum class OpType { kSend, kRecv, kBroadcast, kAllReduce, kAllGather, kBarrier };
+
+// "send", "recv", "broadcast", "all_reduce", "all_gather", "barrier": torch.distributed's
+// function names, which scenarios use too.
+constexpr const char* op_name(OpType op) {
+  switch (op) {
+    case OpType::kSend:
+      return "send";
+    case OpType::kRecv:
+      return "recv";
+    case OpType::kBroadcast:
+      return "broadcast";
+    case OpType::kAllReduce:
+      return "all_reduce";
+    case OpType::kAllGather:
+      return "all_gather";
+    case OpType::kBarrier:
+      return "barrier";
+  }
+  return "?";
+}
+
 // The handle of an asynchronous operation (c10d's Work).
 class Work {
  public:

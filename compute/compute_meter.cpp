@@ -47,18 +47,17 @@ void close_segment(const ComputeMeter* meter) {
 
 class MeasuredMeter final : public ComputeMeter {
  public:
-  MeasuredMeter(double slowdown, int64_t threshold_ns)
-      : slowdown_(slowdown), threshold_ns_(threshold_ns) {}
+  MeasuredMeter(double slowdown, int64_t threshold_ns, MonotonicClock clock)
+      : slowdown_(slowdown), threshold_ns_(threshold_ns), clock_(std::move(clock)) {}
 
   void begin() override {
     open_segment(this);
-    start_ = std::chrono::steady_clock::now();
+    start_ns_ = clock_();
   }
 
   int64_t end() override {
-    const auto elapsed = std::chrono::steady_clock::now() - start_;
+    const int64_t ns = clock_() - start_ns_;
     close_segment(this);
-    const int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count();
     if (ns < threshold_ns_) return 0;
     return std::llround(static_cast<double>(ns) * slowdown_);
   }
@@ -66,7 +65,8 @@ class MeasuredMeter final : public ComputeMeter {
  private:
   double slowdown_;
   int64_t threshold_ns_;
-  std::chrono::steady_clock::time_point start_;
+  MonotonicClock clock_;
+  int64_t start_ns_ = 0;
 };
 
 // How an operator's FLOPs and bytes follow from its arguments.
@@ -327,27 +327,38 @@ ComputeMeter::~ComputeMeter() {
   if (open_meter == this) open_meter = nullptr;
 }
 
-std::vector<std::string> device_profile_names() {
-  return {"a100", "h100", "jetson-agx-orin", "edge", "cpu"};
-}
-
-DeviceProfile device_profile(const std::string& name) {
+const NamedRegistry<DeviceProfileEntry>& device_profiles() {
   // Dense BF16/FP16 tensor-core peaks and memory bandwidths from the vendors' datasheets.
-  if (name == "a100") return {name, 312e12, 2.0e12};   // A100 SXM 80 GB: HBM2e 2,039 GB/s
-  if (name == "h100") return {name, 989e12, 3.35e12};  // H100 SXM: HBM3
   // Jetson AGX Orin 64 GB: the GPU's 170 sparse INT8 TOPS are 85 dense, 42.5 dense FP16;
   // 256-bit LPDDR5 at 204.8 GB/s shared with the CPU.
-  if (name == "jetson-agx-orin" || name == "edge") return {name, 42.5e12, 204.8e9};
-  if (name == "cpu") return {name, 1e12, 1e11};  // a modest many-core server socket
-  std::string known;
-  for (const std::string& n : device_profile_names()) known += (known.empty() ? "" : ", ") + n;
-  throw std::invalid_argument("unknown device profile '" + name + "'; known profiles: " + known);
+  static const NamedRegistry<DeviceProfileEntry> registry(
+      "device profile",
+      {
+          {"a100", "NVIDIA A100 SXM 80 GB: 312 TFLOP/s, HBM2e 2.0 TB/s", {"a100", 312e12, 2.0e12}},
+          {"h100", "NVIDIA H100 SXM: 989 TFLOP/s, HBM3 3.35 TB/s", {"h100", 989e12, 3.35e12}},
+          {"jetson-agx-orin", "NVIDIA Jetson AGX Orin 64 GB: 42.5 TFLOP/s, 204.8 GB/s",
+           {"jetson-agx-orin", 42.5e12, 204.8e9}},
+          {"edge", "alias of jetson-agx-orin", {"edge", 42.5e12, 204.8e9}},
+          {"cpu", "a modest many-core server socket: 1 TFLOP/s, 100 GB/s", {"cpu", 1e12, 1e11}},
+      });
+  return registry;
 }
 
-std::unique_ptr<ComputeMeter> make_measured_meter(double slowdown, int64_t threshold_ns) {
+std::vector<std::string> device_profile_names() { return device_profiles().names(); }
+
+DeviceProfile device_profile(const std::string& name) { return device_profiles().at(name).profile; }
+
+int64_t steady_clock_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+std::unique_ptr<ComputeMeter> make_measured_meter(double slowdown, int64_t threshold_ns,
+                                                  MonotonicClock clock) {
   check_positive(slowdown, "slowdown", "measured");
   if (threshold_ns < 0) throw std::invalid_argument("measured meter: threshold_ns must be >= 0");
-  return std::make_unique<MeasuredMeter>(slowdown, threshold_ns);
+  return std::make_unique<MeasuredMeter>(slowdown, threshold_ns, std::move(clock));
 }
 
 std::unique_ptr<ComputeMeter> make_modeled_meter(const DeviceProfile& profile) {

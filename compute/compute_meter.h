@@ -1,4 +1,4 @@
-// Charging the compute of a shard as simulated time (DESIGN.md section 4).
+// Charging the compute of a shard as simulated time (docs/design.md section 4).
 //
 // A meter brackets one compute segment of one simulated device: begin() when the device
 // starts computing, end() when it reaches its next communication call; end() returns the
@@ -7,6 +7,9 @@
 #pragma once
 
 #include <cstdint>
+#include "compute/registry.h"
+
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,8 +24,16 @@ struct DeviceProfile {
   double slowdown = 1.0;    // multiplies every charged time
 };
 
-// Datasheet numbers: "a100", "h100", "jetson-agx-orin" (alias "edge"), "cpu".
-// Throws std::invalid_argument naming the known profiles.
+struct DeviceProfileEntry {
+  std::string name;
+  std::string description;
+  DeviceProfile profile;
+};
+
+// Every device profile scenarios may name in /devices/profile, with datasheet numbers.
+const NamedRegistry<DeviceProfileEntry>& device_profiles();
+
+// The profile of that name. Throws std::invalid_argument naming the known profiles.
 DeviceProfile device_profile(const std::string& name);
 std::vector<std::string> device_profile_names();
 
@@ -36,10 +47,18 @@ class ComputeMeter {
   virtual int64_t end() = 0;
 };
 
-// Wall time of the segment (std::chrono::steady_clock) x slowdown. Segments shorter than
+// A monotonic clock in nanoseconds.
+using MonotonicClock = std::function<int64_t()>;
+
+// std::chrono::steady_clock, in nanoseconds.
+int64_t steady_clock_ns();
+
+// Wall time of the segment (read from `clock`) x slowdown. Segments shorter than
 // threshold_ns are charged 0: they are bookkeeping between two communication calls, not
-// compute, and timer noise would otherwise add up over thousands of them.
-std::unique_ptr<ComputeMeter> make_measured_meter(double slowdown, int64_t threshold_ns = 1000);
+// compute, and timer noise would otherwise add up over thousands of them. Tests inject a
+// clock of their own so the charging arithmetic is checked without timing anything.
+std::unique_ptr<ComputeMeter> make_measured_meter(double slowdown, int64_t threshold_ns = 1000,
+                                                  MonotonicClock clock = steady_clock_ns);
 
 // Deterministic: the sum, over the ATen operators the segment executes on this thread, of
 // a roofline time max(flops / (peak_flops * efficiency), bytes / memory_bandwidth), times

@@ -16,38 +16,38 @@ std::string join(const std::vector<std::string>& parts, const std::string& last_
 
 }  // namespace
 
-std::vector<std::string> model_preset_names() { return {"tiny", "1b", "8b"}; }
+namespace {
 
-ModelConfig model_preset(const std::string& name) {
-  ModelConfig config;
-  config.name = name;
-  if (name == "tiny") {
-    config.dim = 256;
-    config.n_layers = 6;
-    config.n_heads = 8;
-    config.n_kv_heads = 4;
-    config.ffn_dim = 768;
-    config.vocab = 32000;
-  } else if (name == "1b") {
-    config.dim = 2048;
-    config.n_layers = 16;
-    config.n_heads = 32;
-    config.n_kv_heads = 8;
-    config.ffn_dim = 8192;
-    config.vocab = 128256;
-  } else if (name == "8b") {
-    config.dim = 4096;
-    config.n_layers = 32;
-    config.n_heads = 32;
-    config.n_kv_heads = 8;
-    config.ffn_dim = 14336;
-    config.vocab = 128256;
-  } else {
-    throw std::invalid_argument("unknown model preset '" + name +
-                                "'; known presets: " + join(model_preset_names(), ", "));
-  }
-  return config;
+ModelConfig shape(const char* name, int64_t dim, int64_t n_layers, int64_t n_heads,
+                  int64_t n_kv_heads, int64_t ffn_dim, int64_t vocab) {
+  ModelConfig c;
+  c.name = name;
+  c.dim = dim;
+  c.n_layers = n_layers;
+  c.n_heads = n_heads;
+  c.n_kv_heads = n_kv_heads;
+  c.ffn_dim = ffn_dim;
+  c.vocab = vocab;
+  return c;
 }
+
+}  // namespace
+
+const NamedRegistry<ModelPreset>& model_presets() {
+  static const NamedRegistry<ModelPreset> registry(
+      "model preset",
+      {
+          {"tiny", "a small Llama-like decoder for tests (dim 256, 6 layers)",
+           shape("tiny", 256, 6, 8, 4, 768, 32000)},
+          {"1b", "the shape of Llama 3.2 1B", shape("1b", 2048, 16, 32, 8, 8192, 128256)},
+          {"8b", "the shape of Llama 3 8B", shape("8b", 4096, 32, 32, 8, 14336, 128256)},
+      });
+  return registry;
+}
+
+std::vector<std::string> model_preset_names() { return model_presets().names(); }
+
+ModelConfig model_preset(const std::string& name) { return model_presets().at(name).config; }
 
 std::string check_model_config(const ModelConfig& c) {
   const std::string who = "model '" + c.name + "': ";

@@ -1,6 +1,8 @@
 // The shape of a Llama-like decoder, and the named presets scenarios refer to.
 #pragma once
 
+#include "compute/registry.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -22,8 +24,17 @@ struct ModelConfig {
   int64_t head_dim() const { return dim / n_heads; }
 };
 
-// "tiny" (for tests), "1b" and "8b" (the shapes of Llama 3.2 1B and Llama 3 8B).
-// Throws std::invalid_argument naming the known presets.
+struct ModelPreset {
+  std::string name;
+  std::string description;
+  ModelConfig config;
+};
+
+// Every preset scenarios may name in /model/preset: "tiny" (for tests), "1b" and "8b"
+// (the shapes of Llama 3.2 1B and Llama 3 8B).
+const NamedRegistry<ModelPreset>& model_presets();
+
+// The preset's shape. Throws std::invalid_argument naming the known presets.
 ModelConfig model_preset(const std::string& name);
 std::vector<std::string> model_preset_names();
 

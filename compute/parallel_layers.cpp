@@ -1,5 +1,7 @@
 #include "compute/parallel_layers.h"
 
+#include "compute/mappings.h"
+
 #include <ATen/CPUGeneratorImpl.h>
 
 #include <cmath>
@@ -40,19 +42,6 @@ void check_divides(int world, int64_t size, const char* what) {
 
 // Linear weights scaled so each output has about the variance of one input feature.
 double linear_std(int64_t in_features) { return 1.0 / std::sqrt(static_cast<double>(in_features)); }
-
-// all_gather stacks the ranks' tensors along dim 0; a column-parallel output needs them
-// side by side along the feature (last) dim instead.
-at::Tensor gather_features(Comm& comm, const at::Tensor& local) {
-  const int world = comm.size();
-  const int64_t features = local.size(-1);
-  const at::Tensor rows = local.reshape({-1, features}).contiguous();
-  at::Tensor gathered = empty_gather_output(rows, world);
-  comm.all_gather(gathered, rows);
-  std::vector<int64_t> sizes = local.sizes().vec();
-  sizes.back() = features * world;
-  return gathered.view({world, rows.size(0), features}).permute({1, 0, 2}).reshape(sizes);
-}
 
 }  // namespace
 
@@ -104,7 +93,7 @@ ColumnParallelLinear::ColumnParallelLinear(int64_t in_features, int64_t out_feat
 at::Tensor ColumnParallelLinear::forward(const at::Tensor& x) const {
   at::Tensor local = at::linear(x, weight_);
   if (!gather_output_ || !group_.runs_collectives()) return local;
-  return gather_features(*group_.comm, local);
+  return gather_from_tensor_parallel_region(*group_.comm, local);
 }
 
 RowParallelLinear::RowParallelLinear(int64_t in_features, int64_t out_features, const ParamKey& key,
@@ -121,7 +110,7 @@ at::Tensor RowParallelLinear::forward(const at::Tensor& x) const {
   at::Tensor partial = at::linear(input, weight_);
   if (!group_.runs_collectives()) return partial;
   partial = partial.contiguous();
-  group_.comm->all_reduce(partial);
+  reduce_from_tensor_parallel_region(*group_.comm, partial);
   return partial;
 }
 
@@ -138,7 +127,7 @@ at::Tensor VocabParallelEmbedding::forward(const at::Tensor& ids) const {
   const at::Tensor outside = (ids < vocab_start_).logical_or_(ids >= vocab_start_ + shard);
   const at::Tensor local_ids = (ids - vocab_start_).masked_fill_(outside, 0);
   at::Tensor rows = at::embedding(weight_, local_ids).masked_fill_(outside.unsqueeze(-1), 0.0);
-  if (group_.runs_collectives()) group_.comm->all_reduce(rows);
+  if (group_.runs_collectives()) reduce_from_tensor_parallel_region(*group_.comm, rows);
   return rows;
 }
 

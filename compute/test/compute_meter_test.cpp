@@ -271,3 +271,26 @@ TEST(MeasuredMeter, ShortSegmentsAreFree) {
 
 }  // namespace
 }  // namespace uniference
+
+namespace uniference {
+namespace {
+
+TEST(MeasuredMeter, SlowdownTwoChargesExactlyTwiceSlowdownOne) {
+  // An injected clock that advances 1234567 ns per reading: nothing is timed.
+  int64_t now = 0;
+  auto clock = [&now] { return now += 1234567; };
+  auto once = make_measured_meter(1.0, 1000, clock);
+  auto twice = make_measured_meter(2.0, 1000, clock);
+  once->begin();
+  const int64_t one = once->end();
+  twice->begin();
+  const int64_t two = twice->end();
+  EXPECT_EQ(one, 1234567);
+  EXPECT_EQ(two, 2 * one);
+  auto strict = make_measured_meter(1.0, 2000000, clock);
+  strict->begin();
+  EXPECT_EQ(strict->end(), 0) << "a segment under the threshold is free";
+}
+
+}  // namespace
+}  // namespace uniference
