@@ -56,10 +56,10 @@ double fiber_switch_ns(int handoffs) {
   return elapsed * 1e9 / (2.0 * handoffs);
 }
 
-StarNetworkConfig bench_network() {
-  StarNetworkConfig net;
-  net.link_rate = "10Gbps";
-  net.link_delay = "1us";
+NetworkConfig bench_network() {
+  NetworkConfig net;
+  net.link_rate = ns3::DataRate("10Gbps");
+  net.link_delay = ns3::MicroSeconds(1);
   return net;
 }
 
@@ -117,9 +117,9 @@ struct PlainRing {
 
 double without_bridge(int lps, int rounds) {
   ns3::StarNetworkHelper star;
-  StarNetworkConfig net = bench_network();
-  star.SetLinkAttribute("DataRate", ns3::StringValue(net.link_rate));
-  star.SetLinkAttribute("Delay", ns3::StringValue(net.link_delay));
+  NetworkConfig net = bench_network();
+  star.SetLinkAttribute("DataRate", ns3::DataRateValue(net.link_rate));
+  star.SetLinkAttribute("Delay", ns3::TimeValue(net.link_delay));
   star.Install(uint32_t(lps));
   PlainRing ring;
   ring.transports = star.GetTransports();

@@ -1,10 +1,12 @@
 #include "bridge/kernel.h"
 
 #include "bridge/fiber_scheduler.h"
+#include "bridge/this_lp.h"
 
 #include <ns3/simulator.h>
 
 #include <boost/context/detail/exception.hpp>
+#include <boost/fiber/fiber.hpp>
 #include <boost/fiber/operations.hpp>
 #include <boost/fiber/protected_fixedsize_stack.hpp>
 
@@ -12,6 +14,23 @@
 #include <stdexcept>
 
 namespace uniference {
+
+struct LogicalProcess {
+  enum class State { kIdle, kScheduled, kRunning, kBlocked, kFinished };
+
+  int rank = 0;
+  State state = State::kIdle;
+  std::unique_ptr<ComputeMeter> meter;
+  bool meter_open = false;
+  std::function<void()> body;
+  boost::fibers::fiber fiber;
+  Baton baton;
+  at::ThreadLocalState torch_state;
+  GeneratorState random;
+  bool cancelled = false;
+  BlockReason blocked_on;
+  int64_t blocked_since_ns = 0;
+};
 
 namespace {
 Kernel* g_current_kernel = nullptr;
@@ -47,7 +66,6 @@ Kernel::~Kernel() {
 int Kernel::add_lp(std::unique_ptr<ComputeMeter> meter, std::function<void()> body) {
   auto lp = std::make_unique<LogicalProcess>();
   lp->rank = static_cast<int>(lps_.size());
-  lp->stats.rank = lp->rank;
   lp->meter = std::move(meter);
   lp->body = std::move(body);
   lp->random = lp_generator_state(config_.seed, lp->rank);
@@ -60,10 +78,12 @@ Kernel& Kernel::current() {
   return *g_current_kernel;
 }
 
-LogicalProcess& Kernel::current_lp() {
+LogicalProcess& Kernel::current_lp() const {
   if (running_ == nullptr) throw std::logic_error("called outside a logical process");
   return *running_;
 }
+
+int Kernel::current_rank() const { return current_lp().rank; }
 
 int64_t Kernel::now_ns() const { return ns3::Simulator::Now().GetNanoSeconds(); }
 
@@ -71,6 +91,7 @@ RunOutcome Kernel::run() {
   DeterministicScheduler::install_on_this_thread();
   g_current_kernel = this;
   kernel_torch_state_ = at::ThreadLocalState();
+  recorder_.set_ranks(lp_count());
 
   // Fibers start parked; the t = 0 events below release them in rank order.
   for (auto& lp : lps_) {
@@ -93,11 +114,6 @@ RunOutcome Kernel::run() {
     outcome_.report = deadlock_report();
   }
   cancel_unfinished();
-  record_.ranks.clear();
-  for (auto& lp : lps_) {
-    record_.ranks.push_back(lp->stats);
-    record_.total_ns = std::max(record_.total_ns, lp->stats.finish_ns);
-  }
   g_current_kernel = nullptr;
   return outcome_;
 }
@@ -125,7 +141,7 @@ void Kernel::lp_main(LogicalProcess& lp) {
   }
   leave(lp);
   lp.state = LogicalProcess::State::kFinished;
-  lp.stats.finish_ns = lp.cancelled ? lp.stats.finish_ns : now_ns();
+  if (!lp.cancelled) recorder_.finished(lp.rank, now_ns());
   ++finished_;
   if (finished_ == lp_count() && !stopping_) ns3::Simulator::Stop();
   kernel_baton_.post();
@@ -176,9 +192,7 @@ void Kernel::settle_compute() {
   lp.meter_open = false;
   if (charged <= 0) return;
   int64_t start = now_ns();
-  lp.stats.compute_ns += charged;
-  record_.spans.push_back(
-      Span{lp.rank, Span::Kind::kCompute, "compute", start, start + charged, 0, -1});
+  recorder_.compute(lp.rank, start, start + charged);
   schedule_resume(lp, charged);
   park(lp);
 }
@@ -280,3 +294,20 @@ std::string Kernel::deadlock_report() const {
 }
 
 }  // namespace uniference
+
+namespace uniference::this_lp {
+
+int rank() { return Kernel::current().current_rank(); }
+
+int64_t clock_ns() { return Kernel::current().lp_clock(); }
+
+int64_t now_ns() { return Kernel::current().now_ns(); }
+
+void discard_compute() { Kernel::current().discard_compute(); }
+
+void record_token(int64_t token) {
+  Kernel& kernel = Kernel::current();
+  kernel.recorder().token(token, kernel.lp_clock());
+}
+
+}  // namespace uniference::this_lp

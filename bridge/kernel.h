@@ -1,5 +1,5 @@
 // The co-simulation kernel: logical processes (LPs) as Boost.Fibers, stepped by
-// ns-3 events, on one OS thread (DESIGN.md section 2).
+// ns-3 events, on one OS thread (docs/design.md section 2).
 //
 // ns-3's event queue is the only clock. An LP is resumed by an ns-3 event at time t,
 // runs shard code until its next communication call, and is charged the compute
@@ -11,12 +11,11 @@
 #pragma once
 
 #include "bridge/lp_random.h"
-#include "bridge/run_record.h"
+#include "bridge/run_recorder.h"
 #include "compute/compute_meter.h"
 
 #include <ATen/ThreadLocalState.h>
 #include <boost/fiber/condition_variable.hpp>
-#include <boost/fiber/fiber.hpp>
 #include <boost/fiber/mutex.hpp>
 
 #include <cstdint>
@@ -47,23 +46,9 @@ class Baton {
   bool posted_ = false;
 };
 
-struct LogicalProcess {
-  enum class State { kIdle, kScheduled, kRunning, kBlocked, kFinished };
-
-  int rank = 0;
-  State state = State::kIdle;
-  std::unique_ptr<ComputeMeter> meter;
-  bool meter_open = false;
-  std::function<void()> body;
-  boost::fibers::fiber fiber;
-  Baton baton;
-  at::ThreadLocalState torch_state;
-  GeneratorState random;
-  bool cancelled = false;
-  BlockReason blocked_on;
-  int64_t blocked_since_ns = 0;
-  RankStats stats;
-};
+// One rank's fiber and everything the kernel keeps about it; defined in kernel.cpp, since
+// only the kernel changes it.
+struct LogicalProcess;
 
 struct KernelConfig {
   size_t stack_bytes = size_t(1) << 20;  // guarded stack per LP fiber
@@ -99,9 +84,10 @@ class Kernel {
   // The caller owns ns-3's lifetime (Simulator::Destroy after reading results).
   RunOutcome run();
 
-  // ---- Called from LP code (the running LP) ----
+  // ---- Called from LP code (the running LP); shard-side code uses this_lp.h ----
   static Kernel& current();
-  LogicalProcess& current_lp();
+  // The running LP's rank; throws std::logic_error outside an LP.
+  int current_rank() const;
   int64_t now_ns() const;
   // The running LP's clock: charges its compute so far, then reads simulated time.
   int64_t lp_clock();
@@ -126,10 +112,12 @@ class Kernel {
   // The network layer's count of messages handed to it and not yet delivered.
   void set_in_flight_probe(std::function<uint64_t()> probe) { in_flight_ = std::move(probe); }
 
-  RunRecord& record() { return record_; }
-  const std::vector<std::unique_ptr<LogicalProcess>>& lps() const { return lps_; }
+  // Where the kernel, the network side and the runner report what happens.
+  RunRecorder& recorder() { return recorder_; }
+  const RunRecord& record() const { return recorder_.record(); }
 
  private:
+  LogicalProcess& current_lp() const;
   void schedule_resume(LogicalProcess& lp, int64_t delay_ns);
   void resume(LogicalProcess* lp);
   void park(LogicalProcess& lp);
@@ -153,7 +141,7 @@ class Kernel {
   bool check_scheduled_ = false;
   bool stopping_ = false;
   RunOutcome outcome_;
-  RunRecord record_;
+  RunRecorder recorder_;
 };
 
 }  // namespace uniference

@@ -1,6 +1,6 @@
 // What one simulated run leaves behind: the spans of every LP, the network messages,
 // per-rank totals and the generated tokens. The bridge fills it; reports read it.
-// All times are integer nanoseconds of simulated time (DESIGN.md section 2).
+// All times are integer nanoseconds of simulated time (docs/design.md section 2).
 #pragma once
 
 #include <cstdint>

@@ -1,17 +1,21 @@
 #include "bridge/sim_cluster.h"
 
+#include "bridge/network_registry.h"
+
+#include <ns3/attribute-check.h>
+#include <ns3/config.h>
 #include <ns3/simulator.h>
 #include <ns3/string.h>
-#include <ns3/uinteger.h>
-#include <ns3/star-network-helper.h>
+
+#include <stdexcept>
 
 namespace uniference {
 
-SimCluster::SimCluster(StarNetworkConfig network, KernelConfig kernel)
+SimCluster::SimCluster(NetworkConfig network, KernelConfig kernel)
     : network_(std::move(network)), kernel_(kernel) {}
 
 SimCluster::~SimCluster() {
-  world_.reset();
+  backend_.reset();
   ns3::Simulator::Destroy();
 }
 
@@ -19,24 +23,26 @@ int SimCluster::add_rank(std::unique_ptr<ComputeMeter> meter, Shard shard) {
   int rank = static_cast<int>(shards_.size());
   shards_.push_back(std::move(shard));
   kernel_.add_lp(std::move(meter), [this, rank] {
-    std::shared_ptr<Comm> comm = world_->world_comm(rank);
+    std::shared_ptr<Comm> comm = backend_->world_comm(rank);
     shards_[static_cast<size_t>(rank)](*comm);
   });
   return rank;
 }
 
 void SimCluster::build_network() {
-  if (world_) return;
-  ns3::StarNetworkHelper star;
-  star.SetLinkAttribute("DataRate", ns3::StringValue(network_.link_rate));
-  star.SetLinkAttribute("Delay", ns3::StringValue(network_.link_delay));
-  star.SetDeviceAttribute("Mtu", ns3::UintegerValue(network_.mtu));
-  star.SetTcpVariant(ns3::TypeId::LookupByName(network_.tcp_variant));
-  star.SetTransportAttribute("SegmentSize", ns3::UintegerValue(network_.segment_size));
-  star.SetTransportAttribute("SndBufSize", ns3::UintegerValue(network_.snd_buf));
-  star.SetTransportAttribute("RcvBufSize", ns3::UintegerValue(network_.rcv_buf));
-  star.Install(static_cast<uint32_t>(shards_.size()));
-  world_ = std::make_unique<SimWorld>(kernel_, star.GetTransports());
+  if (backend_) return;
+  std::string problem = check_network_combination(network_);
+  if (!problem.empty()) throw std::invalid_argument(problem);
+  for (const auto& [name, value] : network_.ns3_defaults) {
+    // Checked first: ns-3's own Config::SetDefault aborts the process on a bad name.
+    problem = ns3::CheckAttributeDefault(name, value);
+    if (!problem.empty()) throw std::invalid_argument(problem);
+    ns3::Config::SetDefault(name, ns3::StringValue(value));
+  }
+  const Topology& topology = topologies().at(network_.topology);
+  backend_ = std::make_unique<SimBackend>(
+      kernel_, topology.build(network_, static_cast<uint32_t>(shards_.size())),
+      network_.collectives);
 }
 
 RunOutcome SimCluster::run() {

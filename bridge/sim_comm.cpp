@@ -21,8 +21,8 @@ class CommCall {
 };
 }  // namespace
 
-SimComm::SimComm(SimWorld& world, int group, int index)
-    : world_(world), group_(group), index_(index), members_(world.group_members(group)) {}
+SimComm::SimComm(SimBackend& backend, int group, int index)
+    : backend_(backend), group_(group), index_(index), members_(backend.groups().members(group)) {}
 
 int SimComm::world_rank(int group_rank, const char* operation) const {
   if (group_rank < 0 || group_rank >= size()) {
@@ -34,25 +34,25 @@ int SimComm::world_rank(int group_rank, const char* operation) const {
 }
 
 WorkPtr SimComm::isend(const at::Tensor& tensor, int dst, int tag) {
-  CommCall call(world_.kernel());
-  return world_.post_send(group_, members_[static_cast<size_t>(index_)], world_rank(dst, "send"),
+  CommCall call(backend_.kernel());
+  return backend_.point_to_point().post_send(group_, members_[static_cast<size_t>(index_)], world_rank(dst, "send"),
                           tag, tensor);
 }
 
 WorkPtr SimComm::irecv(at::Tensor& tensor, int src, int tag) {
-  CommCall call(world_.kernel());
-  return world_.post_recv(group_, members_[static_cast<size_t>(index_)], world_rank(src, "recv"),
+  CommCall call(backend_.kernel());
+  return backend_.point_to_point().post_recv(group_, members_[static_cast<size_t>(index_)], world_rank(src, "recv"),
                           tag, tensor);
 }
 
-WorkPtr SimComm::collective(const SimWorld::CollectiveArgs& args) {
-  CommCall call(world_.kernel());
-  return world_.enter_collective(group_, next_collective_++, index_, args);
+WorkPtr SimComm::collective(const CollectiveArgs& args) {
+  CommCall call(backend_.kernel());
+  return backend_.collectives().enter(group_, next_collective_++, index_, args);
 }
 
 WorkPtr SimComm::ibroadcast(at::Tensor& tensor, int root) {
   world_rank(root, "broadcast");
-  SimWorld::CollectiveArgs args{SimWorld::CollectiveKind::kBroadcast};
+  CollectiveArgs args{OpType::kBroadcast};
   args.root = root;
   if (index_ == root) args.input = tensor;
   args.output = tensor;
@@ -60,7 +60,7 @@ WorkPtr SimComm::ibroadcast(at::Tensor& tensor, int root) {
 }
 
 WorkPtr SimComm::iall_reduce(at::Tensor& tensor, ReduceOp op) {
-  SimWorld::CollectiveArgs args{SimWorld::CollectiveKind::kAllReduce};
+  CollectiveArgs args{OpType::kAllReduce};
   args.reduce = op;
   args.input = tensor;
   args.output = tensor;
@@ -73,14 +73,14 @@ WorkPtr SimComm::iall_gather(at::Tensor& output, const at::Tensor& input) {
                                 std::to_string(output.numel()) + " elements, expected " +
                                 std::to_string(input.numel() * size()));
   }
-  SimWorld::CollectiveArgs args{SimWorld::CollectiveKind::kAllGather};
+  CollectiveArgs args{OpType::kAllGather};
   args.input = input.reshape({1, input.numel()});
   args.output = output;
   return collective(args);
 }
 
 WorkPtr SimComm::ibarrier() {
-  return collective(SimWorld::CollectiveArgs{SimWorld::CollectiveKind::kBarrier});
+  return collective(CollectiveArgs{OpType::kBarrier});
 }
 
 std::shared_ptr<Comm> SimComm::split(const std::vector<int>& ranks) {
@@ -92,10 +92,10 @@ std::shared_ptr<Comm> SimComm::split(const std::vector<int>& ranks) {
     throw std::invalid_argument("split on rank " + std::to_string(index_) +
                                 ": the rank list must be non-empty and without repeats");
   }
-  int group = world_.split_group(group_, next_split_++, members);
+  int group = backend_.groups().split(group_, next_split_++, members);
   auto me = std::find(members.begin(), members.end(), members_[static_cast<size_t>(index_)]);
   if (me == members.end()) return nullptr;
-  return std::make_shared<SimComm>(world_, group, static_cast<int>(me - members.begin()));
+  return std::make_shared<SimComm>(backend_, group, static_cast<int>(me - members.begin()));
 }
 
 }  // namespace uniference

@@ -3,7 +3,7 @@
 // time. Shard code cannot tell it from a real backend.
 #pragma once
 
-#include "bridge/sim_world.h"
+#include "bridge/sim_backend.h"
 #include "compute/comm.h"
 
 #include <cstdint>
@@ -15,7 +15,7 @@ namespace uniference {
 class SimComm : public Comm {
  public:
   // The member at `index` of `group` (group 0 is the world).
-  SimComm(SimWorld& world, int group, int index);
+  SimComm(SimBackend& backend, int group, int index);
 
   int rank() const override { return index_; }
   int size() const override { return static_cast<int>(members_.size()); }
@@ -30,9 +30,9 @@ class SimComm : public Comm {
 
  private:
   int world_rank(int group_rank, const char* operation) const;
-  WorkPtr collective(const SimWorld::CollectiveArgs& args);
+  WorkPtr collective(const CollectiveArgs& args);
 
-  SimWorld& world_;
+  SimBackend& backend_;
   int group_;
   int index_;
   std::vector<int> members_;

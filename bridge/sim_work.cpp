@@ -19,7 +19,7 @@ SimWork::SimWork(Kernel& kernel, int owner, std::string operation, uint64_t byte
       reason_(std::move(reason)) {}
 
 void SimWork::check_owner() const {
-  int caller = kernel_.current_lp().rank;
+  int caller = kernel_.current_rank();
   if (caller != owner_) {
     throw std::logic_error("rank " + std::to_string(caller) + " waited on a " + operation_ +
                            " handle that belongs to rank " + std::to_string(owner_));
@@ -34,10 +34,7 @@ void SimWork::wait() {
   int64_t end = kernel_.now_ns();
   if (!waited_) {
     waited_ = true;
-    LogicalProcess& lp = kernel_.current_lp();
-    lp.stats.comm_wait_ns += end - start;
-    kernel_.record().spans.push_back(
-        Span{owner_, Span::Kind::kComm, operation_, start, end, bytes_, peer_});
+    kernel_.recorder().comm_wait(owner_, operation_, start, end, bytes_, peer_);
   }
   kernel_.resume_compute();
   if (!error_.empty()) throw std::runtime_error(error_);

@@ -6,12 +6,15 @@
 //
 // No scenario file: the shard code below is what a user would write.
 #include "bridge/sim_cluster.h"
+#include "bridge/this_lp.h"
 
 #include <ns3/command-line.h>
+#include <ns3/tcp-cubic.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <sstream>
 #include <stdexcept>
 
 using namespace uniference;
@@ -46,7 +49,8 @@ int main(int argc, char** argv) {
   uint32_t ranks = 4;
   uint64_t bytes = 1 << 20;
   uint32_t reps = 3;
-  StarNetworkConfig network;
+  NetworkConfig network;
+  network.tcp_variant = ns3::TcpCubic::GetTypeId();
   ns3::CommandLine cmd(__FILE__);
   cmd.Usage("Times a Comm operation over a simulated star of point-to-point links.");
   cmd.AddValue("op", "send_recv, broadcast, all_reduce or all_gather", op);
@@ -78,14 +82,13 @@ int main(int argc, char** argv) {
   SimCluster cluster(network);
   for (uint32_t r = 0; r < ranks; ++r) {
     cluster.add_rank(make_modeled_meter(device_profile("a100")), [&](Comm& comm) {
-      Kernel& kernel = Kernel::current();
       at::Tensor piece = at::ones({per_rank});
       at::Tensor buffer = at::ones({op == "all_gather" ? per_rank * comm.size() : elements});
       for (uint32_t i = 0; i < reps; ++i) {
         comm.barrier();  // every repetition starts together, as in nccl-tests
-        starts[i][size_t(comm.rank())] = kernel.lp_clock();
+        starts[i][size_t(comm.rank())] = this_lp::clock_ns();
         run_op(comm, op, buffer, piece);
-        ends[i][size_t(comm.rank())] = kernel.lp_clock();
+        ends[i][size_t(comm.rank())] = this_lp::clock_ns();
       }
     });
   }
@@ -95,8 +98,11 @@ int main(int argc, char** argv) {
     return outcome.exit_code();
   }
   const double s_bytes = double(elements) * 4;
-  std::printf("# %s, %u ranks, S = %.0f bytes, links %s / %s, %s\n", op.c_str(), ranks, s_bytes,
-              network.link_rate.c_str(), network.link_delay.c_str(), network.tcp_variant.c_str());
+  std::ostringstream links;
+  links << network.link_rate << " / " << network.link_delay.As(ns3::Time::US) << ", "
+        << network.tcp_variant.GetName();
+  std::printf("# %s, %u ranks, S = %.0f bytes, links %s\n", op.c_str(), ranks, s_bytes,
+              links.str().c_str());
   std::printf("%4s %14s %12s %12s\n", "rep", "time (us)", "algbw GB/s", "busbw GB/s");
   for (size_t i = 0; i < reps; ++i) {
     int64_t rep_ns = *std::max_element(ends[i].begin(), ends[i].end()) -

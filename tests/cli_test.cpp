@@ -83,6 +83,42 @@ TEST(Cli, MeasuredComputeChargesWallTime) {
   EXPECT_EQ(results["tokens"].size(), 8u);
 }
 
+int64_t total_ns_with(const std::string& set, const TestDir& dir, const std::string& out) {
+  Result result = run_uniference("run " + quickstart() + " --quiet --set '" + set + "' --out " +
+                                 (dir / out));
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  return nlohmann::json::parse(read_file(dir / (out + "/results.json")))["total_ns"].get<int64_t>();
+}
+
+TEST(Cli, Ns3DefaultsReachNs3InitialWindowOfOneIsSlower) {
+  // Every TP all-reduce of the quickstart is a few KiB: with an initial window of one segment
+  // each new connection needs extra round trips that ten segments do not.
+  TestDir dir;
+  const std::string cwnd = "/network/ns3_defaults/ns3::TcpSocket::InitialCwnd=";
+  const int64_t one = total_ns_with(cwnd + "1", dir, "one");
+  const int64_t ten = total_ns_with(cwnd + "10", dir, "ten");
+  EXPECT_GT(one, ten + 100'000) << "cwnd 1: " << one << " ns, cwnd 10: " << ten << " ns";
+}
+
+TEST(Cli, UnknownNs3AttributeExitsWith2NamingItsPath) {
+  TestDir dir;
+  Result result = run_uniference("run " + quickstart() +
+                                 " --quiet --set '/network/ns3_defaults/ns3::TcpSocket::Bogus=1'"
+                                 " --out " + (dir / "out"));
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("/network/ns3_defaults/ns3::TcpSocket::Bogus"), std::string::npos)
+      << result.output;
+  EXPECT_TRUE(dir.entries().empty());
+}
+
+TEST(Cli, AnOutputThatCannotBeWrittenExitsWith1) {
+  TestDir dir;
+  write(dir / "file", "a file where the output folder's parent should be");
+  Result result = run_uniference("run " + quickstart() + " --quiet --out " + (dir / "file/out"));
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_NE(result.output.find("error"), std::string::npos) << result.output;
+}
+
 struct BadScenario {
   const char* name;  // the test's name
   const char* what;
@@ -121,6 +157,9 @@ INSTANTIATE_TEST_SUITE_P(
                       BadScenario{"TpNotDividingTheModel",
                                   "tp that does not divide the model", "\"tp\": 4", "\"tp\": 3",
                                   "/parallel/tp"},
+                      BadScenario{"PromptLongerThanContext", "a prompt longer than the model's context",
+                                  "\"prompt_tokens\": 16", "\"prompt_tokens\": 4096",
+                                  "/workload/prompt_tokens"},
                       BadScenario{"UnknownDeviceProfile", "unknown device profile", "\"profile\": \"cpu\"",
                                   "\"profile\": \"abacus\"", "/devices/profile"}),
     [](const ::testing::TestParamInfo<BadScenario>& info) { return info.param.name; });

@@ -19,9 +19,9 @@ class RingAllReduce : public ::testing::TestWithParam<int> {};
 TEST_P(RingAllReduce, ExactSumAndAlphaBetaTime) {
   const int n = GetParam();
   const int64_t elements = 2 * 1024 * 1024;  // S = 8 MiB of float32
-  StarNetworkConfig net;
-  net.link_rate = "1Gbps";
-  net.link_delay = "50us";
+  NetworkConfig net;
+  net.link_rate = ns3::DataRate("1Gbps");
+  net.link_delay = ns3::MicroSeconds(50);
   std::vector<at::Tensor> results(static_cast<size_t>(n));
   RunRecord record;
   auto outcome = run_star(
@@ -50,7 +50,7 @@ TEST_P(RingAllReduce, ExactSumAndAlphaBetaTime) {
 
   // alpha: one step's latency, two hops through the switch, each a propagation delay
   // plus the store-and-forward of one full frame. beta: TCP payload rate of a link.
-  const double rate = bits_per_second(net.link_rate);
+  const double rate = double(net.link_rate.GetBitRate());
   const double delay = 50e-6;
   const double mss = 1448, frame = 1448 + 32 + 20 + 2;  // TCP with timestamps, IPv4, PPP
   const double alpha = 2 * (delay + frame * 8 / rate);
@@ -66,7 +66,7 @@ INSTANTIATE_TEST_SUITE_P(Ranks, RingAllReduce, ::testing::Values(2, 4, 8));
 TEST(Collectives, AllGatherConcatenatesInRankOrder) {
   const int n = 4;
   std::vector<at::Tensor> results(n);
-  auto outcome = run_star(n, StarNetworkConfig{}, [&](Comm& comm) {
+  auto outcome = run_star(n, NetworkConfig{}, [&](Comm& comm) {
     at::Tensor in = at::full({2, 3}, float(comm.rank()));
     at::Tensor out = empty_gather_output(in, comm.size());
     comm.all_gather(out, in);
@@ -80,7 +80,7 @@ TEST(Collectives, AllGatherConcatenatesInRankOrder) {
 TEST(Collectives, BroadcastCopiesTheRootsTensor) {
   const int n = 4;
   std::vector<at::Tensor> results(n);
-  auto outcome = run_star(n, StarNetworkConfig{}, [&](Comm& comm) {
+  auto outcome = run_star(n, NetworkConfig{}, [&](Comm& comm) {
     at::Tensor t = comm.rank() == 2 ? at::arange(50000, at::kFloat) : at::zeros({50000});
     comm.broadcast(t, /*root=*/2);
     results[static_cast<size_t>(comm.rank())] = t;
@@ -92,7 +92,7 @@ TEST(Collectives, BroadcastCopiesTheRootsTensor) {
 TEST(Collectives, MaxReduction) {
   const int n = 3;
   std::vector<at::Tensor> results(n);
-  auto outcome = run_star(n, StarNetworkConfig{}, [&](Comm& comm) {
+  auto outcome = run_star(n, NetworkConfig{}, [&](Comm& comm) {
     at::Tensor t = at::tensor({float(comm.rank()), float(-comm.rank())});
     comm.all_reduce(t, ReduceOp::kMax);
     results[static_cast<size_t>(comm.rank())] = t;
@@ -105,7 +105,7 @@ TEST(Collectives, NobodyLeavesABarrierBeforeTheLastArrives) {
   const int n = 4;
   RunRecord record;
   auto outcome = run_star(
-      n, StarNetworkConfig{},
+      n, NetworkConfig{},
       [&](Comm& comm) {
         if (comm.rank() == 3) {
           // Arrive late: a point-to-point round trip to rank 0 first takes real time.
@@ -132,7 +132,7 @@ TEST(Collectives, NobodyLeavesABarrierBeforeTheLastArrives) {
 TEST(Collectives, SubGroupsReduceIndependently) {
   const int n = 4;
   std::vector<float> results(n, -1);
-  auto outcome = run_star(n, StarNetworkConfig{}, [&](Comm& comm) {
+  auto outcome = run_star(n, NetworkConfig{}, [&](Comm& comm) {
     auto even = comm.split({0, 2});
     auto odd = comm.split({1, 3});
     Comm* mine = comm.rank() % 2 == 0 ? even.get() : odd.get();
@@ -148,7 +148,7 @@ TEST(Collectives, SubGroupsReduceIndependently) {
 }
 
 TEST(Collectives, MismatchedCallsAreAnError) {
-  auto outcome = run_star(2, StarNetworkConfig{}, [&](Comm& comm) {
+  auto outcome = run_star(2, NetworkConfig{}, [&](Comm& comm) {
     at::Tensor t = at::zeros({comm.rank() == 0 ? 10 : 20});
     comm.all_reduce(t);
   });

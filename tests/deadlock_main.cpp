@@ -6,7 +6,7 @@
 
 int main() {
   using namespace uniference;
-  SimCluster cluster(StarNetworkConfig{});
+  SimCluster cluster(NetworkConfig{});
   for (int r = 0; r < 2; ++r) {
     cluster.add_rank(make_modeled_meter(device_profile("a100")), [](Comm& comm) {
       at::Tensor t = at::zeros({16});

@@ -10,7 +10,7 @@ namespace {
 
 TEST(Kernel, GradModeDoesNotLeakBetweenLps) {
   std::vector<int> grad_enabled(4, -1);
-  auto outcome = run_star(2, StarNetworkConfig{}, [&](Comm& comm) {
+  auto outcome = run_star(2, NetworkConfig{}, [&](Comm& comm) {
     if (comm.rank() == 0) {
       at::NoGradGuard no_grad;
       comm.barrier();  // rank 1 runs while rank 0 is parked holding the guard
@@ -30,7 +30,7 @@ TEST(Kernel, GradModeDoesNotLeakBetweenLps) {
 // Rank 0's draws from the default generator, when rank 1 first draws `extra` numbers.
 std::vector<at::Tensor> draws_with_neighbour_drawing(int64_t extra) {
   std::vector<at::Tensor> draws(2);
-  auto outcome = run_star(2, StarNetworkConfig{}, [&](Comm& comm) {
+  auto outcome = run_star(2, NetworkConfig{}, [&](Comm& comm) {
     if (comm.rank() == 1 && extra > 0) at::randn({extra});
     comm.barrier();
     draws[static_cast<size_t>(comm.rank())] = at::randn({8});
@@ -55,7 +55,7 @@ TEST(Kernel, LongComputeIsChargedInIntegerNanoseconds) {
   DeviceProfile slow = device_profile("a100");
   slow.slowdown = 1e7;
   at::Tensor a = at::ones({256, 256});
-  SimCluster cluster(StarNetworkConfig{});
+  SimCluster cluster(NetworkConfig{});
   cluster.add_rank(make_modeled_meter(slow), [&](Comm& comm) {
     at::Tensor b = at::mm(a, a);
     comm.send(b, 1);

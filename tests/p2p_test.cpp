@@ -8,7 +8,7 @@ namespace {
 
 TEST(PointToPoint, RecvGetsExactlyTheSentTensor) {
   at::Tensor received;
-  auto outcome = run_star(2, StarNetworkConfig{}, [&](Comm& comm) {
+  auto outcome = run_star(2, NetworkConfig{}, [&](Comm& comm) {
     if (comm.rank() == 0) {
       at::Tensor t = at::arange(1000, at::kFloat) * 0.5;
       comm.send(t, 1, /*tag=*/7);
@@ -25,7 +25,7 @@ TEST(PointToPoint, RecvGetsExactlyTheSentTensor) {
 
 TEST(PointToPoint, TagsMatchIndependentlyAndInOrder) {
   std::vector<int64_t> got;
-  auto outcome = run_star(2, StarNetworkConfig{}, [&](Comm& comm) {
+  auto outcome = run_star(2, NetworkConfig{}, [&](Comm& comm) {
     if (comm.rank() == 0) {
       for (int64_t i = 0; i < 3; ++i) comm.send(at::full({4}, i, at::kLong), 1, /*tag=*/1);
       comm.send(at::full({4}, 100, at::kLong), 1, /*tag=*/2);
@@ -45,7 +45,7 @@ TEST(PointToPoint, TagsMatchIndependentlyAndInOrder) {
 
 TEST(PointToPoint, AsyncExchangeDoesNotDeadlock) {
   std::vector<float> got(2, -1.0f);
-  auto outcome = run_star(2, StarNetworkConfig{}, [&](Comm& comm) {
+  auto outcome = run_star(2, NetworkConfig{}, [&](Comm& comm) {
     int peer = 1 - comm.rank();
     at::Tensor out = at::full({256 * 1024}, float(comm.rank() + 1));
     at::Tensor in = at::empty({256 * 1024});
@@ -64,7 +64,7 @@ TEST(PointToPoint, PollingAReceiveLetsSimulatedTimePass) {
   // and the loop ends, with the data in place.
   int polls = 0;
   float got = -1;
-  auto outcome = run_star(2, StarNetworkConfig{}, [&](Comm& comm) {
+  auto outcome = run_star(2, NetworkConfig{}, [&](Comm& comm) {
     if (comm.rank() == 0) {
       comm.send(at::full({1000}, 3.0f), 1);
     } else {
@@ -80,7 +80,7 @@ TEST(PointToPoint, PollingAReceiveLetsSimulatedTimePass) {
 }
 
 TEST(PointToPoint, SizeMismatchIsAnErrorNamingTheRanks) {
-  auto outcome = run_star(2, StarNetworkConfig{}, [&](Comm& comm) {
+  auto outcome = run_star(2, NetworkConfig{}, [&](Comm& comm) {
     if (comm.rank() == 0) {
       comm.send(at::zeros({10}), 1);
     } else {
@@ -94,7 +94,7 @@ TEST(PointToPoint, SizeMismatchIsAnErrorNamingTheRanks) {
 }
 
 TEST(Deadlock, TwoRanksThatBothReceiveFirstAreReported) {
-  auto outcome = run_star(2, StarNetworkConfig{}, [&](Comm& comm) {
+  auto outcome = run_star(2, NetworkConfig{}, [&](Comm& comm) {
     at::Tensor t = at::zeros({16});
     comm.recv(t, 1 - comm.rank(), /*tag=*/5);
     comm.send(t, 1 - comm.rank(), 5);
@@ -108,7 +108,7 @@ TEST(Deadlock, TwoRanksThatBothReceiveFirstAreReported) {
 }
 
 TEST(Deadlock, AMissingCollectiveMemberIsReported) {
-  auto outcome = run_star(3, StarNetworkConfig{}, [&](Comm& comm) {
+  auto outcome = run_star(3, NetworkConfig{}, [&](Comm& comm) {
     if (comm.rank() == 2) return;  // never joins
     at::Tensor t = at::ones({1024});
     comm.all_reduce(t);
@@ -121,7 +121,7 @@ TEST(Deadlock, AMissingCollectiveMemberIsReported) {
 }
 
 TEST(Errors, AnExceptionInShardCodeNamesTheRank) {
-  auto outcome = run_star(2, StarNetworkConfig{}, [&](Comm& comm) {
+  auto outcome = run_star(2, NetworkConfig{}, [&](Comm& comm) {
     comm.barrier();
     if (comm.rank() == 1) throw std::runtime_error("boom");
     at::Tensor t = at::zeros({4});
@@ -139,7 +139,7 @@ TEST(TimeContract, ComputeIsChargedBeforeTheSendTakesEffect) {
   at::Tensor a = at::ones({m, k}), b = at::ones({k, n});
   RunRecord record;
   auto outcome = run_star(
-      2, StarNetworkConfig{},
+      2, NetworkConfig{},
       [&](Comm& comm) {
         if (comm.rank() == 0) {
           at::Tensor c = at::mm(a, b);

@@ -41,7 +41,7 @@ TEST_P(TensorParallel, GeneratesTheSingleDeviceTokens) {
 
   std::vector<std::vector<int64_t>> tokens(static_cast<size_t>(tp));
   std::vector<at::Tensor> logits(static_cast<size_t>(tp));
-  auto outcome = run_star(tp, StarNetworkConfig{}, [&](Comm& comm) {
+  auto outcome = run_star(tp, NetworkConfig{}, [&](Comm& comm) {
     LlamaModel model(config, kSeed, &comm);
     logits[static_cast<size_t>(comm.rank())] = model.forward(at::tensor(prompt, at::kLong), 0);
     LlamaModel fresh(config, kSeed, &comm);

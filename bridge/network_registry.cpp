@@ -1,0 +1,85 @@
+#include "bridge/network_registry.h"
+
+#include "bridge/topologies/star_topology.h"
+
+#include <ns3/tcp-bbr.h>
+#include <ns3/tcp-bic.h>
+#include <ns3/tcp-congestion-ops.h>
+#include <ns3/tcp-cubic.h>
+#include <ns3/tcp-dctcp.h>
+#include <ns3/tcp-highspeed.h>
+#include <ns3/tcp-htcp.h>
+#include <ns3/tcp-hybla.h>
+#include <ns3/tcp-illinois.h>
+#include <ns3/tcp-ledbat.h>
+#include <ns3/tcp-linux-reno.h>
+#include <ns3/tcp-lp.h>
+#include <ns3/tcp-scalable.h>
+#include <ns3/tcp-vegas.h>
+#include <ns3/tcp-veno.h>
+#include <ns3/tcp-westwood.h>
+#include <ns3/tcp-yeah.h>
+
+#include <algorithm>
+
+namespace uniference {
+
+const NamedRegistry<Topology>& topologies() {
+  static const NamedRegistry<Topology> registry("topology", {star_topology()});
+  return registry;
+}
+
+const NamedRegistry<TransportKind>& transport_kinds() {
+  static const NamedRegistry<TransportKind> registry(
+      "transport", {{"tcp", "framed messages over ns-3 TCP, one connection per ordered pair"}});
+  return registry;
+}
+
+const NamedRegistry<LinkModel>& link_models() {
+  static const NamedRegistry<LinkModel> registry(
+      "link model", {{"point-to-point", "ns-3's point-to-point link: rate, delay, MTU, PPP framing"}});
+  return registry;
+}
+
+const NamedRegistry<TcpVariant>& tcp_variants() {
+  // The congestion controls of ns-3 3.37, by the lower-case names scenarios use.
+  static const NamedRegistry<TcpVariant> registry(
+      "TCP variant",
+      {
+          {"newreno", "NewReno (RFC 6582)", &ns3::TcpNewReno::GetTypeId},
+          {"cubic", "CUBIC (RFC 8312), Linux's default before BBR", &ns3::TcpCubic::GetTypeId},
+          {"bbr", "BBR v1 (reaches about half of 1 Gbit/s in ns-3 3.37)", &ns3::TcpBbr::GetTypeId},
+          {"bic", "BIC", &ns3::TcpBic::GetTypeId},
+          {"highspeed", "HighSpeed TCP (RFC 3649)", &ns3::TcpHighSpeed::GetTypeId},
+          {"htcp", "H-TCP", &ns3::TcpHtcp::GetTypeId},
+          {"hybla", "Hybla", &ns3::TcpHybla::GetTypeId},
+          {"illinois", "TCP-Illinois", &ns3::TcpIllinois::GetTypeId},
+          {"ledbat", "LEDBAT (RFC 6817)", &ns3::TcpLedbat::GetTypeId},
+          {"linuxreno", "Reno as Linux implements it", &ns3::TcpLinuxReno::GetTypeId},
+          {"scalable", "Scalable TCP", &ns3::TcpScalable::GetTypeId},
+          {"vegas", "Vegas", &ns3::TcpVegas::GetTypeId},
+          {"veno", "Veno", &ns3::TcpVeno::GetTypeId},
+          {"westwood", "Westwood", &ns3::TcpWestwood::GetTypeId},
+          {"yeah", "YeAH", &ns3::TcpYeah::GetTypeId},
+          {"lp", "TCP-LP", &ns3::TcpLp::GetTypeId},
+          {"dctcp", "DCTCP (RFC 8257)", &ns3::TcpDctcp::GetTypeId},
+      });
+  return registry;
+}
+
+std::string check_network_combination(const NetworkConfig& config) {
+  const Topology& topology = topologies().at(config.topology);
+  auto has = [](const std::vector<std::string>& names, const std::string& name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
+  if (!has(topology.transports, config.transport)) {
+    return "topology '" + topology.name + "' does not carry transport '" + config.transport + "'";
+  }
+  if (!has(topology.link_models, config.link_model)) {
+    return "topology '" + topology.name + "' is not built from link model '" + config.link_model +
+           "'";
+  }
+  return "";
+}
+
+}  // namespace uniference

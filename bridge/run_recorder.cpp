@@ -1,0 +1,62 @@
+#include "bridge/run_recorder.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace uniference {
+
+void RunRecorder::set_ranks(int ranks) {
+  record_.ranks.resize(static_cast<size_t>(ranks));
+  for (int r = 0; r < ranks; ++r) record_.ranks[static_cast<size_t>(r)].rank = r;
+}
+
+RankStats& RunRecorder::stats(int rank) {
+  if (rank < 0 || static_cast<size_t>(rank) >= record_.ranks.size()) {
+    throw std::out_of_range("run recorder: no rank " + std::to_string(rank));
+  }
+  return record_.ranks[static_cast<size_t>(rank)];
+}
+
+void RunRecorder::compute(int rank, int64_t start_ns, int64_t end_ns) {
+  stats(rank).compute_ns += end_ns - start_ns;
+  record_.spans.push_back(Span{rank, Span::Kind::kCompute, "compute", start_ns, end_ns, 0, -1});
+}
+
+void RunRecorder::comm_wait(int rank, const std::string& operation, int64_t start_ns,
+                            int64_t end_ns, uint64_t bytes, int peer) {
+  stats(rank).comm_wait_ns += end_ns - start_ns;
+  record_.spans.push_back(Span{rank, Span::Kind::kComm, operation, start_ns, end_ns, bytes, peer});
+}
+
+void RunRecorder::finished(int rank, int64_t ns) {
+  stats(rank).finish_ns = ns;
+  record_.total_ns = std::max(record_.total_ns, ns);
+}
+
+void RunRecorder::message_sent(int src, int dst, const std::string& label, uint64_t bytes,
+                               int64_t ns) {
+  stats(src).bytes_sent += bytes;
+  NetMessage message;
+  message.src = src;
+  message.dst = dst;
+  message.bytes = bytes;
+  message.send_ns = ns;
+  message.label = label;
+  on_the_wire_[{src, dst}].push_back(std::move(message));
+}
+
+void RunRecorder::message_delivered(int src, int dst, int64_t ns) {
+  auto& wire = on_the_wire_[{src, dst}];
+  if (wire.empty()) return;  // a frame of the transport's own (a hello), not a message
+  NetMessage message = std::move(wire.front());
+  wire.pop_front();
+  message.recv_ns = ns;
+  record_.messages.push_back(std::move(message));
+}
+
+void RunRecorder::token(int64_t token, int64_t ns) {
+  record_.tokens.push_back(token);
+  record_.token_times_ns.push_back(ns);
+}
+
+}  // namespace uniference

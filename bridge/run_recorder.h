@@ -1,0 +1,46 @@
+// The one writer of a RunRecord. The kernel reports compute and waits, the network side
+// reports messages as the transports trace them, the runner reports tokens; nothing else
+// touches the record while a run is going, so what a report reads has one source.
+#pragma once
+
+#include "bridge/run_record.h"
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <utility>
+
+namespace uniference {
+
+class RunRecorder {
+ public:
+  // Makes room for `ranks` ranks (0..ranks-1); called once the LPs are known.
+  void set_ranks(int ranks);
+
+  // An LP was charged compute over [start, end).
+  void compute(int rank, int64_t start_ns, int64_t end_ns);
+  // An LP waited in a communication call over [start, end).
+  void comm_wait(int rank, const std::string& operation, int64_t start_ns, int64_t end_ns,
+                 uint64_t bytes, int peer);
+  // An LP's shard code returned at `ns`.
+  void finished(int rank, int64_t ns);
+
+  // A message's first byte was offered to the network / its last byte arrived. The
+  // transport keeps each ordered pair's messages in order, so they are paired in order.
+  void message_sent(int src, int dst, const std::string& label, uint64_t bytes, int64_t ns);
+  void message_delivered(int src, int dst, int64_t ns);
+
+  // The token-producing rank knew token `token` at `ns`.
+  void token(int64_t token, int64_t ns);
+
+  const RunRecord& record() const { return record_; }
+
+ private:
+  RankStats& stats(int rank);
+
+  RunRecord record_;
+  std::map<std::pair<int, int>, std::deque<NetMessage>> on_the_wire_;
+};
+
+}  // namespace uniference

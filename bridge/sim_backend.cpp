@@ -1,0 +1,63 @@
+#include "bridge/sim_backend.h"
+
+#include "bridge/sim_comm.h"
+
+#include <ns3/callback.h>
+#include <ns3/simulator.h>
+
+#include <stdexcept>
+
+namespace uniference {
+
+SimBackend::SimBackend(Kernel& kernel, std::vector<ns3::Ptr<ns3::MessageTransport>> transports,
+                       CollectiveChoices collectives)
+    : kernel_(kernel),
+      transports_(std::move(transports)),
+      groups_(static_cast<int>(transports_.size())),
+      point_to_point_(kernel_, transports_),
+      collectives_(kernel_, transports_, groups_, std::move(collectives), channel_labels_) {
+  if (kernel_.lp_count() != world_size()) {
+    throw std::invalid_argument("SimBackend: " + std::to_string(world_size()) +
+                                " transports for " + std::to_string(kernel_.lp_count()) + " LPs");
+  }
+  for (int r = 0; r < world_size(); ++r) {
+    auto& transport = transports_[static_cast<size_t>(r)];
+    transport->TraceConnectWithoutContext("MessageQueued",
+                                          ns3::MakeBoundCallback(&SimBackend::on_queued, this, r));
+    transport->TraceConnectWithoutContext("MessageSent",
+                                          ns3::MakeBoundCallback(&SimBackend::on_sent, this, r));
+    transport->TraceConnectWithoutContext(
+        "MessageDelivered", ns3::MakeBoundCallback(&SimBackend::on_delivered, this, r));
+  }
+  channel_labels_[PointToPoint::kChannel] = op_name(OpType::kSend);
+  kernel_.set_in_flight_probe([this] { return in_flight(); });
+}
+
+SimBackend::~SimBackend() { kernel_.set_in_flight_probe({}); }
+
+std::shared_ptr<Comm> SimBackend::world_comm(int rank) {
+  return std::make_shared<SimComm>(*this, 0, rank);
+}
+
+void SimBackend::on_queued(SimBackend* backend, int, uint32_t, uint64_t, uint64_t, uint64_t) {
+  ++backend->queued_;
+}
+
+void SimBackend::on_sent(SimBackend* backend, int rank, uint32_t dst, uint64_t channel, uint64_t,
+                         uint64_t bytes) {
+  auto label = backend->channel_labels_.find(channel);
+  backend->kernel_.recorder().message_sent(
+      rank, static_cast<int>(dst),
+      label == backend->channel_labels_.end() ? "message" : label->second, bytes,
+      ns3::Simulator::Now().GetNanoSeconds());
+}
+
+void SimBackend::on_delivered(SimBackend* backend, int rank, uint32_t src, uint64_t, uint64_t,
+                              uint64_t) {
+  ++backend->delivered_;
+  backend->kernel_.recorder().message_delivered(static_cast<int>(src), rank,
+                                                ns3::Simulator::Now().GetNanoSeconds());
+  backend->kernel_.request_quiescence_check();
+}
+
+}  // namespace uniference

@@ -1,0 +1,26 @@
+// What code running inside a logical process may ask of the kernel (SimGrid's this_actor):
+// its rank, its clock, and a few bookkeeping calls. Shard code itself needs none of it;
+// the runner and the examples, which sit between shard code and the simulator, do.
+#pragma once
+
+#include <cstdint>
+
+namespace uniference::this_lp {
+
+// The running LP's world rank.
+int rank();
+
+// The LP's clock: charges the compute it has done so far, then reads simulated time.
+int64_t clock_ns();
+
+// Simulated time now, without charging anything (for progress lines).
+int64_t now_ns();
+
+// Ends the LP's compute segment without charging it, and starts a new one: for set-up
+// work (building weights) that is not part of the simulated workload.
+void discard_compute();
+
+// Records that this LP produced `token` now (its compute so far is charged first).
+void record_token(int64_t token);
+
+}  // namespace uniference::this_lp
