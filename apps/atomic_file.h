@@ -1,6 +1,6 @@
 // Output files that are either complete or absent. A run that fails or is killed half way
 // must not leave a truncated results.json that a sweep script then reads as data
-// (DESIGN.md section 6: nothing half-written is left behind).
+// (docs/design.md section 6: nothing half-written is left behind).
 #pragma once
 
 #include <stdexcept>

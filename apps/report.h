@@ -1,5 +1,5 @@
 // What a run tells its user: a summary table on stdout, results.json for scripts and
-// trace.json for Perfetto (DESIGN.md section 6). All three are functions of the Scenario
+// trace.json for Perfetto (docs/design.md section 6). All three are functions of the Scenario
 // and the RunRecord alone: equal inputs give byte-identical outputs (no wall-clock times,
 // host names or paths inside), so two runs can be compared with diff.
 #pragma once

@@ -1,0 +1,147 @@
+#include "apps/scenario_check.h"
+
+#include "apps/json_checker.h"
+#include "bridge/collective_ops.h"
+#include "bridge/network_registry.h"
+
+#include <ns3/attribute-check.h>
+#include <ns3/collective-helper.h>
+
+#include <map>
+
+namespace uniference {
+
+namespace {
+
+// The registered entry called `name`, or a ScenarioError at `pointer` listing the names.
+template <typename Entry>
+const Entry& registered(const NamedRegistry<Entry>& registry, const std::string& name,
+                        const std::string& source, const std::string& pointer) {
+  if (const Entry* entry = registry.find(name)) return *entry;
+  std::string detail = "expected a " + registry.kind() + ": one of " + quoted_list(registry.names()) +
+                       ", found \"" + name + "\"";
+  std::string suggestion = closest(name, registry.names());
+  if (!suggestion.empty()) detail += " (did you mean \"" + suggestion + "\"?)";
+  throw ScenarioError(source, pointer, detail);
+}
+
+// The ns-3 Attributes the scenario's own keys set on the objects they build: an
+// ns3_defaults entry for one of them would be overridden without a word, so it is refused.
+const std::map<std::string, std::string>& attributes_set_by_keys() {
+  static const std::map<std::string, std::string> keys = {
+      {"ns3::PointToPointNetDevice::DataRate", "/network/link/rate"},
+      {"ns3::PointToPointChannel::Delay", "/network/link/delay"},
+      {"ns3::PointToPointNetDevice::Mtu", "/network/link/mtu"},
+      {"ns3::TcpL4Protocol::SocketType", "/network/transport/tcp_variant"},
+      {"ns3::TcpSocket::SegmentSize", "/network/transport/segment_size"},
+      {"ns3::TcpSocket::SndBufSize", "/network/transport/snd_buf"},
+      {"ns3::TcpSocket::RcvBufSize", "/network/transport/rcv_buf"},
+  };
+  return keys;
+}
+
+void check_workload_fits(const Scenario& scenario, const ModelConfig& model) {
+  const WorkloadSpec& w = scenario.workload;
+  const std::string context = "model '" + model.name + "' has a context of " +
+                              std::to_string(model.max_seq) + " tokens";
+  if (w.prompt_tokens > model.max_seq) {
+    throw ScenarioError(scenario.source, "/workload/prompt_tokens",
+                        "a prompt of " + std::to_string(w.prompt_tokens) +
+                            " tokens is longer than the model's context; " + context);
+  }
+  // The last new token is produced, not fed back, so it takes no position.
+  if (int64_t(w.prompt_tokens) + w.new_tokens - 1 > model.max_seq) {
+    throw ScenarioError(scenario.source, "/workload/new_tokens",
+                        std::to_string(w.prompt_tokens) + " prompt tokens and " +
+                            std::to_string(w.new_tokens) +
+                            " new tokens need more positions than the model has; " + context);
+  }
+}
+
+NetworkConfig checked_network(const Scenario& scenario) {
+  const std::string& source = scenario.source;
+  const NetworkSpec& spec = scenario.network;
+  NetworkConfig net;
+  net.topology = registered(topologies(), spec.topology, source, "/network/topology").name;
+  net.transport =
+      registered(transport_kinds(), spec.transport.kind, source, "/network/transport/kind").name;
+  net.link_model = registered(link_models(), spec.link.model, source, "/network/link/model").name;
+  std::string problem = check_network_combination(net);
+  if (!problem.empty()) throw ScenarioError(source, "/network/topology", problem);
+  net.link_rate = ns3::DataRate(spec.link.rate_bps);
+  net.link_delay = ns3::NanoSeconds(spec.link.delay_ns);
+  net.mtu = spec.link.mtu;
+  net.tcp_variant = registered(tcp_variants(), spec.transport.tcp_variant, source,
+                               "/network/transport/tcp_variant")
+                        .type_id();
+  net.segment_size = spec.transport.segment_size;
+  net.snd_buf = spec.transport.snd_buf;
+  net.rcv_buf = spec.transport.rcv_buf;
+
+  for (const Ns3Default& entry : spec.ns3_defaults) {
+    const std::string pointer = child("/network/ns3_defaults", entry.name);
+    auto owner = attributes_set_by_keys().find(entry.name);
+    if (owner != attributes_set_by_keys().end()) {
+      throw ScenarioError(source, pointer,
+                          entry.name + " is set by " + owner->second +
+                              " (or its default); set it there, not in both places");
+    }
+    problem = ns3::CheckAttributeDefault(entry.name, entry.value);
+    if (!problem.empty()) throw ScenarioError(source, pointer, problem);
+    net.ns3_defaults.emplace_back(entry.name, entry.value);
+  }
+
+  for (const CollectiveSpec& spec_of_op : scenario.collectives) {
+    const std::string pointer = child("/collectives", spec_of_op.operation);
+    const CollectiveOp* op = find_collective_op(spec_of_op.operation);
+    if (op == nullptr) {
+      std::vector<std::string> names;
+      for (const CollectiveOp& known : collective_ops()) names.push_back(op_name(known.op));
+      std::string detail = "unknown collective operation; known: " + quoted_list(names);
+      std::string suggestion = closest(spec_of_op.operation, names);
+      if (!suggestion.empty()) detail += " (did you mean \"" + suggestion + "\"?)";
+      throw ScenarioError(source, pointer, detail);
+    }
+    const std::string& algorithm = spec_of_op.algorithm;
+    if (!ns3::CollectiveHelper::IsRegistered(spec_of_op.operation, algorithm)) {
+      std::vector<std::string> names = ns3::CollectiveHelper::GetAlgorithms(spec_of_op.operation);
+      throw ScenarioError(source, child(pointer, "algorithm"),
+                          "expected an algorithm of " + spec_of_op.operation + ": one of " +
+                              quoted_list(names) + ", found \"" + algorithm + "\"");
+    }
+    const ns3::TypeId tid = ns3::CollectiveHelper::GetTypeId(spec_of_op.operation, algorithm);
+    for (const auto& [name, value] : spec_of_op.attributes) {
+      problem = ns3::CheckAttributeValue(tid, name, value);
+      if (!problem.empty()) {
+        throw ScenarioError(source, child(child(pointer, "attributes"), name), problem);
+      }
+    }
+    net.collectives[op->op] = CollectiveChoice{algorithm, spec_of_op.attributes};
+  }
+  return net;
+}
+
+}  // namespace
+
+CheckedScenario check_scenario(const Scenario& scenario) {
+  const std::string& source = scenario.source;
+  CheckedScenario checked;
+  checked.model = registered(model_presets(), scenario.model.preset, source, "/model/preset").config;
+  checked.device =
+      registered(device_profiles(), scenario.devices.profile, source, "/devices/profile").profile;
+  checked.device.efficiency = scenario.devices.efficiency;
+  checked.device.slowdown = scenario.devices.slowdown;
+  checked.strategy =
+      &registered(strategies(), scenario.parallel.strategy, source, "/parallel/strategy");
+  checked.degrees.tp = scenario.parallel.tp;
+  StrategyProblem problem = checked.strategy->check(checked.model, checked.degrees);
+  if (!problem.detail.empty()) {
+    throw ScenarioError(source, "/parallel/" + problem.key, problem.detail);
+  }
+  checked.ranks = checked.strategy->world_size(checked.degrees);
+  check_workload_fits(scenario, checked.model);
+  checked.network = checked_network(scenario);
+  return checked;
+}
+
+}  // namespace uniference

@@ -1,0 +1,27 @@
+// The second half of checking a scenario: every name it gives is looked up in its
+// registry (model presets, strategies, device profiles, topologies, transports, link
+// models, TCP variants, collective operations and algorithms) and every ns-3 Attribute in
+// ns-3's TypeId database, before anything runs. What comes out is what the run needs, in
+// the types of the layers that use it; every failure is a ScenarioError naming the path.
+#pragma once
+
+#include "apps/scenario.h"
+#include "bridge/network_config.h"
+#include "compute/compute_meter.h"
+#include "compute/model_config.h"
+#include "compute/strategy.h"
+
+namespace uniference {
+
+struct CheckedScenario {
+  ModelConfig model;
+  DeviceProfile device;
+  const Strategy* strategy = nullptr;
+  ParallelDegrees degrees;
+  int ranks = 0;
+  NetworkConfig network;
+};
+
+CheckedScenario check_scenario(const Scenario& scenario);
+
+}  // namespace uniference

@@ -1,0 +1,116 @@
+// The registry-backed half of scenario checking: every name against its registry, every
+// ns-3 Attribute against ns-3's TypeId database, the workload against the model's context.
+#include "apps/scenario_check.h"
+
+#include "bridge/network_registry.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace uniference {
+namespace {
+
+using nlohmann::json;
+
+json quickstart() {
+  std::ifstream in(std::string(UNIFERENCE_SCENARIOS_DIR) + "/quickstart.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  return json::parse(text.str());
+}
+
+json with(json doc, const std::string& pointer, const json& value) {
+  doc[json::json_pointer(pointer)] = value;
+  return doc;
+}
+
+ScenarioError check_error(const json& doc, const std::string& pointer) {
+  try {
+    check_scenario(parse_scenario(doc, "q.json"));
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.pointer(), pointer) << e.what();
+    return e;
+  }
+  ADD_FAILURE() << "no error at " << pointer;
+  return ScenarioError("", "", "");
+}
+
+TEST(ScenarioCheck, QuickstartIsValid) {
+  const CheckedScenario c = check_scenario(parse_scenario(quickstart(), "q.json"));
+  EXPECT_EQ(c.ranks, 4);
+  EXPECT_EQ(c.network.link_rate.GetBitRate(), 1'000'000'000u);
+  EXPECT_EQ(c.network.link_delay.GetNanoSeconds(), 50'000);
+  EXPECT_EQ(c.network.tcp_variant.GetName(), "ns3::TcpCubic");
+}
+
+TEST(ScenarioCheck, NamesAreCheckedAgainstTheirRegistries) {
+  ScenarioError e = check_error(with(quickstart(), "/model/preset", "70b"), "/model/preset");
+  EXPECT_EQ(e.detail(),
+            "expected a model preset: one of \"tiny\", \"1b\" or \"8b\", found \"70b\"");
+  check_error(with(quickstart(), "/parallel/strategy", "pp"), "/parallel/strategy");
+  check_error(with(quickstart(), "/network/topology", "ring"), "/network/topology");
+  check_error(with(quickstart(), "/network/transport/kind", "rdma"), "/network/transport/kind");
+  check_error(with(quickstart(), "/network/link/model", "leo"), "/network/link/model");
+  check_error(with(quickstart(), "/devices/profile", "tpu"), "/devices/profile");
+  e = check_error(with(quickstart(), "/network/transport/tcp_variant", "Cubic"),
+                  "/network/transport/tcp_variant");
+  EXPECT_NE(e.detail().find("did you mean \"cubic\"?"), std::string::npos) << e.what();
+  check_error(with(quickstart(), "/parallel/tp", 3), "/parallel/tp");
+}
+
+TEST(ScenarioCheck, TcpVariantsAreNs3Classes) {
+  // The ns-3 class of each name, spelled out here rather than read from the registry.
+  const std::map<std::string, std::string> expected = {
+      {"newreno", "ns3::TcpNewReno"}, {"cubic", "ns3::TcpCubic"},
+      {"bbr", "ns3::TcpBbr"},         {"linuxreno", "ns3::TcpLinuxReno"},
+      {"dctcp", "ns3::TcpDctcp"},     {"highspeed", "ns3::TcpHighSpeed"}};
+  for (const auto& [name, type] : expected) {
+    EXPECT_EQ(tcp_variants().at(name).type_id().GetName(), type);
+  }
+}
+
+TEST(ScenarioCheck, PromptLongerThanTheContextIsAScenarioError) {
+  // The presets have a context of 2048 positions.
+  check_error(with(quickstart(), "/workload/prompt_tokens", 2049), "/workload/prompt_tokens");
+  json fits = with(quickstart(), "/workload/prompt_tokens", 2040);
+  EXPECT_NO_THROW(check_scenario(parse_scenario(with(fits, "/workload/new_tokens", 9), "q.json")));
+  check_error(with(fits, "/workload/new_tokens", 10), "/workload/new_tokens");
+}
+
+TEST(ScenarioCheck, Ns3DefaultsAreCheckedAgainstNs3) {
+  const std::string at = "/network/ns3_defaults/ns3::TcpSocket::InitialCwnd";
+  json doc = quickstart();
+  doc["network"]["ns3_defaults"] = {{"ns3::TcpSocket::InitialCwnd", 1}};
+  const CheckedScenario c = check_scenario(parse_scenario(doc, "q.json"));
+  ASSERT_EQ(c.network.ns3_defaults.size(), 1u);
+  EXPECT_EQ(c.network.ns3_defaults[0].second, "1");
+
+  doc["network"]["ns3_defaults"] = {{"ns3::TcpSocket::InitialCwndd", 1}};
+  check_error(doc, "/network/ns3_defaults/ns3::TcpSocket::InitialCwndd");
+  doc["network"]["ns3_defaults"] = {{"ns3::NoSuchType::Foo", 1}};
+  check_error(doc, "/network/ns3_defaults/ns3::NoSuchType::Foo");
+  doc["network"]["ns3_defaults"] = {{"ns3::TcpSocket::InitialCwnd", "many"}};
+  check_error(doc, at);
+  // Set both by a scenario key and here: refused, naming both.
+  doc["network"]["ns3_defaults"] = {{"ns3::TcpSocket::SegmentSize", 1000}};
+  ScenarioError e = check_error(doc, "/network/ns3_defaults/ns3::TcpSocket::SegmentSize");
+  EXPECT_NE(e.detail().find("/network/transport/segment_size"), std::string::npos) << e.what();
+}
+
+TEST(ScenarioCheck, CollectivesNameRegisteredAlgorithmsAndAttributes) {
+  json doc = quickstart();
+  doc["collectives"] = {{"broadcast", {{"algorithm", "ring"}}}};
+  const CheckedScenario c = check_scenario(parse_scenario(doc, "q.json"));
+  EXPECT_EQ(c.network.collectives.at(OpType::kBroadcast).algorithm, "ring");
+  doc["collectives"] = {{"all_reduse", {{"algorithm", "ring"}}}};
+  check_error(doc, "/collectives/all_reduse");
+  doc["collectives"] = {{"all_reduce", {{"algorithm", "tree"}}}};
+  check_error(doc, "/collectives/all_reduce/algorithm");
+  doc["collectives"] = {{"all_reduce", {{"algorithm", "ring"}, {"attributes", {{"Nope", 1}}}}}};
+  check_error(doc, "/collectives/all_reduce/attributes/Nope");
+}
+
+}  // namespace
+}  // namespace uniference
