@@ -99,7 +99,8 @@ int main(int argc, char** argv) {
   }
   const double s_bytes = double(elements) * 4;
   std::ostringstream links;
-  links << network.link_rate << " / " << network.link_delay.As(ns3::Time::US) << ", "
+  links << double(network.link_rate.GetBitRate()) / 1e9 << " Gbit/s, "
+        << double(network.link_delay.GetNanoSeconds()) / 1e3 << " us, "
         << network.tcp_variant.GetName();
   std::printf("# %s, %u ranks, S = %.0f bytes, links %s\n", op.c_str(), ranks, s_bytes,
               links.str().c_str());
