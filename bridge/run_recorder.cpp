@@ -36,13 +36,7 @@ void RunRecorder::finished(int rank, int64_t ns) {
 void RunRecorder::message_sent(int src, int dst, const std::string& label, uint64_t bytes,
                                int64_t ns) {
   stats(src).bytes_sent += bytes;
-  NetMessage message;
-  message.src = src;
-  message.dst = dst;
-  message.bytes = bytes;
-  message.send_ns = ns;
-  message.label = label;
-  on_the_wire_[{src, dst}].push_back(std::move(message));
+  on_the_wire_[{src, dst}].push_back(NetMessage{src, dst, bytes, ns, /*recv_ns=*/0, label});
 }
 
 void RunRecorder::message_delivered(int src, int dst, int64_t ns) {
