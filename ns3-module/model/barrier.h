@@ -5,26 +5,18 @@
 #ifndef BARRIER_H
 #define BARRIER_H
 
-#include "collective.h"
-
-#include <vector>
+#include "scheduled-collective.h"
 
 namespace ns3
 {
 
 /**
  * \ingroup uniference
- *
- * \brief Dissemination barrier (Hensgen, Finkel and Manber, 1988).
- *
- * In round k (0 .. ceil(log2 n) - 1) participant i sends an empty message to (i + 2^k) % n and
- * waits for one from (i - 2^k) % n; it starts round k + 1 once that message has arrived. After
- * the last round every participant has heard, directly or through others, from all of them, so
- * nobody completes before everybody has entered. The operation's size is ignored.
- *
- * Registered with CollectiveHelper as barrier/dissemination.
+ * \brief Dissemination barrier: in round k participant i sends an empty message to i + 2^k and
+ * waits for one from i - 2^k; after ceil(log2 n) rounds everybody has heard, through some chain,
+ * from everybody.
  */
-class Barrier : public Collective
+class Barrier : public ScheduledCollective
 {
   public:
     /**
@@ -32,30 +24,13 @@ class Barrier : public Collective
      * \return the object TypeId
      */
     static TypeId GetTypeId();
-
     Barrier();
-    ~Barrier() override;
 
-    double GetBusBandwidthFactor() const override;
-
-    /// \return the number of rounds, ceil(log2 n)
+    /// \return the number of rounds, ceil(log2 n); Setup must have run
     uint32_t GetRounds() const;
 
   protected:
-    void DoSetup() override;
-    void DoEnter(uint32_t index) override;
-    void DoReceive(uint32_t index, uint32_t from, uint64_t cookie, uint64_t bytes) override;
-
-  private:
-    /**
-     * Send every round a participant is ready for, and complete it after the last.
-     * \param index the participant
-     */
-    void Advance(uint32_t index);
-
-    uint32_t m_rounds;                         //!< ceil(log2 n)
-    std::vector<uint32_t> m_sent;              //!< Rounds each participant has sent
-    std::vector<std::vector<bool>> m_received; //!< Rounds each participant has heard
+    void BuildProgram(uint32_t index, CollectiveProgram& program) const override;
 };
 
 } // namespace ns3

@@ -10,9 +10,12 @@
 #include "ns3/barrier.h"
 #include "ns3/collective-helper.h"
 #include "ns3/config.h"
-#include "ns3/ring-all-gather.h"
-#include "ns3/ring-all-reduce.h"
-#include "ns3/ring-broadcast.h"
+#include "ns3/ring-collectives.h"
+#include "ns3/chain-collectives.h"
+#include "ns3/direct-collectives.h"
+#include "ns3/halving-doubling-all-reduce.h"
+#include "ns3/hierarchical-collectives.h"
+#include "ns3/tree-collectives.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
@@ -108,7 +111,7 @@ class CollectiveRegistryTestCase : public TestCase
     void DoRun() override
     {
         const std::vector<std::string> operations = CollectiveHelper::GetOperations();
-        NS_TEST_EXPECT_MSG_EQ(operations.size(), 4, "four operations");
+        NS_TEST_EXPECT_MSG_EQ(operations.size(), 9, "nine operations");
         NS_TEST_EXPECT_MSG_EQ(std::is_sorted(operations.begin(), operations.end()), true, "order");
 
         const struct
@@ -121,6 +124,16 @@ class CollectiveRegistryTestCase : public TestCase
             {"all_gather", "ring", RingAllGather::GetTypeId()},
             {"broadcast", "ring", RingBroadcast::GetTypeId()},
             {"barrier", "dissemination", Barrier::GetTypeId()},
+            {"all_reduce", "tree", TreeAllReduce::GetTypeId()},
+            {"all_reduce", "halving_doubling", HalvingDoublingAllReduce::GetTypeId()},
+            {"all_reduce", "direct", DirectAllReduce::GetTypeId()},
+            {"all_reduce", "hierarchical", HierarchicalAllReduce::GetTypeId()},
+            {"reduce_scatter", "ring", RingReduceScatter::GetTypeId()},
+            {"all_to_all", "hierarchical", HierarchicalAllToAll::GetTypeId()},
+            {"all_to_all", "pairwise", PairwiseAllToAll::GetTypeId()},
+            {"reduce", "ring", RingReduce::GetTypeId()},
+            {"gather", "direct", DirectGather::GetTypeId()},
+            {"scatter", "direct", DirectScatter::GetTypeId()},
         };
 
         for (const auto& entry : expected)
@@ -144,16 +157,17 @@ class CollectiveRegistryTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(collective->GetInstanceTypeId(), entry.tid, name << " created");
         }
 
-        NS_TEST_EXPECT_MSG_EQ(CollectiveHelper::IsRegistered("all_reduce", "tree"), false, "");
-        NS_TEST_EXPECT_MSG_EQ(CollectiveHelper::IsRegistered("reduce", "ring"), false, "");
-        NS_TEST_EXPECT_MSG_EQ(CollectiveHelper::GetAlgorithms("reduce").empty(), true, "");
+        NS_TEST_EXPECT_MSG_EQ(CollectiveHelper::IsRegistered("all_reduce", "star"), false, "");
+        NS_TEST_EXPECT_MSG_EQ(CollectiveHelper::IsRegistered("reduce", "hierarchical"), false, "");
+        NS_TEST_EXPECT_MSG_EQ(CollectiveHelper::GetAlgorithms("all_to_all_pairs").empty(), true, "");
 
         // Where processes cannot be forked, the fatal errors go unchecked.
-        if (auto error = FatalErrorOf([]() { CollectiveHelper("reduce", "ring"); }))
+        if (auto error = FatalErrorOf([]() { CollectiveHelper("reduction", "ring"); }))
         {
             NS_TEST_EXPECT_MSG_EQ(Contains(*error,
-                                           "unknown collective operation \"reduce\"; known: "
-                                           "all_gather, all_reduce, barrier, broadcast"),
+                                           "unknown collective operation \"reduction\"; known: "
+                                           "all_gather, all_reduce, all_to_all, barrier, "
+                                           "broadcast, gather, reduce, reduce_scatter, scatter"),
                                   true,
                                   "fatal error for an unknown operation: " << *error);
         }
@@ -206,12 +220,13 @@ class CollectiveHelperAttributeTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(chunkBytes.Get(), 1 << 20, "ChunkBytes, inherited from the ring");
 
         if (auto error = FatalErrorOf([]() {
-                CollectiveHelper("all_reduce", "ring").SetAttribute("Root", UintegerValue(1));
+                CollectiveHelper("all_reduce", "ring").SetAttribute("Window", UintegerValue(1));
             }))
         {
             NS_TEST_EXPECT_MSG_EQ(Contains(*error,
                                            "CollectiveHelper (all_reduce/ring): ns3::RingAllReduce "
-                                           "has no attribute \"Root\"; it has: ChunkBytes"),
+                                           "has no attribute \"Window\"; it has: ") &&
+                                      Contains(*error, "ChunkBytes"),
                                   true,
                                   "fatal error for an unknown attribute: " << *error);
         }
@@ -262,7 +277,8 @@ class CheckAttributeValueTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(CheckAttributeValue(ring, "ChunkBytes", "1048576"), "", "");
         NS_TEST_EXPECT_MSG_EQ(CheckAttributeValue(ring, "ChunkBytes", UintegerValue(1)), "", "");
         NS_TEST_EXPECT_MSG_EQ(CheckAttributeValue(ring, "Foo", "1"),
-                              "ns3::RingAllReduce has no attribute \"Foo\"; it has: ChunkBytes",
+                              "ns3::RingAllReduce has no attribute \"Foo\"; it has: ChunkBytes, Channels, Root, "
+                              "ElementBytes",
                               "");
         NS_TEST_EXPECT_MSG_EQ(
             CheckAttributeValue(ring, "ChunkBytes", "abc"),
@@ -397,7 +413,7 @@ class CheckAttributeDefaultTestCase : public TestCase
                               "(uint32_t 0:4294967295)",
                               "");
         NS_TEST_EXPECT_MSG_EQ(CheckAttributeDefault("ns3::RingCollective::Foo", "1"),
-                              "ns3::RingCollective has no attribute \"Foo\"; it has: ChunkBytes",
+                              "ns3::RingCollective has no attribute \"Foo\"; it has: ChunkBytes, Channels",
                               "");
         NS_TEST_EXPECT_MSG_EQ(CheckAttributeDefault("ns3::NoSuchType::Foo", "1"),
                               "\"ns3::NoSuchType::Foo\": no type named ns3::NoSuchType",

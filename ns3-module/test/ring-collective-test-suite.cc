@@ -10,8 +10,7 @@
 #include "collective-test-util.h"
 
 #include "ns3/data-rate.h"
-#include "ns3/ring-all-gather.h"
-#include "ns3/ring-all-reduce.h"
+#include "ns3/ring-collectives.h"
 #include "ns3/simulator.h"
 #include "ns3/star-network-helper.h"
 #include "ns3/test.h"

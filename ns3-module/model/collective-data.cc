@@ -1,0 +1,110 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "collective-data.h"
+
+#include "ns3/abort.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+CollectivePayload::~CollectivePayload() = default;
+
+CollectiveData::~CollectiveData() = default;
+
+namespace
+{
+/// A message's contents for VectorCollectiveData.
+class VectorPayload : public CollectivePayload
+{
+  public:
+    std::vector<double> values; //!< The region's values when it was sent
+};
+} // namespace
+
+VectorCollectiveData::VectorCollectiveData(uint32_t participants)
+    : m_buffers(participants)
+{
+}
+
+VectorCollectiveData::Buffers&
+VectorCollectiveData::Get(uint32_t participant)
+{
+    return m_buffers.at(participant);
+}
+
+void
+VectorCollectiveData::Prepare(uint32_t participant, uint64_t scratchCount)
+{
+    m_buffers.at(participant).scratch.assign(scratchCount, 0.0);
+}
+
+double*
+VectorCollectiveData::Locate(uint32_t participant, const CollectiveProgram::Region& region)
+{
+    Buffers& buffers = m_buffers.at(participant);
+    std::vector<double>& buffer = region.buffer == CollectiveProgram::INPUT ? buffers.input
+                                  : region.buffer == CollectiveProgram::OUTPUT ? buffers.output
+                                                                               : buffers.scratch;
+    NS_ABORT_MSG_UNLESS(region.offset + region.count <= buffer.size(),
+                        "participant " << participant << ": region [" << region.offset << ", "
+                                       << region.offset + region.count
+                                       << ") is outside its buffer of " << buffer.size()
+                                       << " elements");
+    return buffer.data() + region.offset;
+}
+
+void
+VectorCollectiveData::Write(double* into,
+                            const double* from,
+                            uint64_t count,
+                            CollectiveProgram::Action action)
+{
+    if (action == CollectiveProgram::COPY)
+    {
+        std::copy(from, from + count, into);
+        return;
+    }
+    for (uint64_t k = 0; k < count; ++k)
+    {
+        into[k] += from[k];
+    }
+}
+
+std::unique_ptr<CollectivePayload>
+VectorCollectiveData::Capture(uint32_t participant, const CollectiveProgram::Region& region)
+{
+    auto payload = std::make_unique<VectorPayload>();
+    const double* begin = Locate(participant, region);
+    payload->values.assign(begin, begin + region.count);
+    return payload;
+}
+
+void
+VectorCollectiveData::Deliver(uint32_t participant,
+                              const CollectiveProgram::Region& into,
+                              const CollectivePayload& payload,
+                              CollectiveProgram::Action action)
+{
+    const auto& values = static_cast<const VectorPayload&>(payload).values;
+    NS_ABORT_MSG_UNLESS(values.size() == into.count,
+                        "participant " << participant << ": a message of " << values.size()
+                                       << " elements for a region of " << into.count);
+    Write(Locate(participant, into), values.data(), into.count, action);
+}
+
+void
+VectorCollectiveData::Local(uint32_t participant,
+                            const CollectiveProgram::Region& into,
+                            const CollectiveProgram::Region& from,
+                            CollectiveProgram::Action action)
+{
+    // Through a copy: the regions may overlap.
+    std::vector<double> values(Locate(participant, from), Locate(participant, from) + from.count);
+    Write(Locate(participant, into), values.data(), into.count, action);
+}
+
+} // namespace ns3

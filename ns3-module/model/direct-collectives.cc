@@ -1,0 +1,441 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "direct-collectives.h"
+
+#include "collective-registry.h"
+
+#include "ns3/uinteger.h"
+
+#include <functional>
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(DirectAllReduce);
+NS_OBJECT_ENSURE_REGISTERED(DirectReduceScatter);
+NS_OBJECT_ENSURE_REGISTERED(DirectAllGather);
+NS_OBJECT_ENSURE_REGISTERED(DirectAllToAll);
+NS_OBJECT_ENSURE_REGISTERED(PairwiseAllToAll);
+NS_OBJECT_ENSURE_REGISTERED(DirectBroadcast);
+NS_OBJECT_ENSURE_REGISTERED(DirectReduce);
+NS_OBJECT_ENSURE_REGISTERED(DirectGather);
+NS_OBJECT_ENSURE_REGISTERED(DirectScatter);
+NS_COLLECTIVE_ALGORITHM_REGISTER(DirectAllReduce, "all_reduce", "direct");
+NS_COLLECTIVE_ALGORITHM_REGISTER(DirectReduceScatter, "reduce_scatter", "direct");
+NS_COLLECTIVE_ALGORITHM_REGISTER(DirectAllGather, "all_gather", "direct");
+NS_COLLECTIVE_ALGORITHM_REGISTER(DirectAllToAll, "all_to_all", "direct");
+NS_COLLECTIVE_ALGORITHM_REGISTER(PairwiseAllToAll, "all_to_all", "pairwise");
+NS_COLLECTIVE_ALGORITHM_REGISTER(DirectBroadcast, "broadcast", "direct");
+NS_COLLECTIVE_ALGORITHM_REGISTER(DirectReduce, "reduce", "direct");
+NS_COLLECTIVE_ALGORITHM_REGISTER(DirectGather, "gather", "direct");
+NS_COLLECTIVE_ALGORITHM_REGISTER(DirectScatter, "scatter", "direct");
+
+using Step = CollectiveProgram::Step;
+using Region = CollectiveProgram::Region;
+
+namespace
+{
+/**
+ * Send a region to every other participant, to index + 1 first, with at most window sends in
+ * flight.
+ * \param program the program
+ * \param index the sender
+ * \param n the group size
+ * \param window sends in flight; 0 for no limit
+ * \param region what goes to each participant
+ * \param [out] sends the send steps, appended
+ */
+void
+AddSends(CollectiveProgram& program,
+         uint32_t index,
+         uint32_t n,
+         uint32_t window,
+         const std::function<Region(uint32_t)>& region,
+         std::vector<Step>& sends)
+{
+    std::vector<Step> mine;
+    for (uint32_t k = 1; k < n; ++k)
+    {
+        uint32_t j = (index + k) % n;
+        std::vector<Step> after;
+        if (window != 0 && mine.size() >= window)
+        {
+            after.push_back(mine[mine.size() - window]);
+        }
+        mine.push_back(program.Send(j, region(j), after));
+    }
+    sends.insert(sends.end(), mine.begin(), mine.end());
+}
+
+/**
+ * \param buffer a buffer
+ * \param counts the sizes of consecutive blocks
+ * \return the blocks
+ */
+std::vector<Region>
+Blocks(CollectiveProgram::Buffer buffer, const std::vector<uint64_t>& counts)
+{
+    std::vector<Region> blocks;
+    uint64_t offset = 0;
+    for (uint64_t count : counts)
+    {
+        blocks.push_back(Region{buffer, offset, count});
+        offset += count;
+    }
+    return blocks;
+}
+} // namespace
+
+TypeId
+DirectCollective::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::DirectCollective")
+            .SetParent<ScheduledCollective>()
+            .SetGroupName("Uniference")
+            .AddAttribute("Window",
+                          "Largest number of a participant's sends in flight at once (those not "
+                          "yet taken by its transport); 0 posts them all at once.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&DirectCollective::m_window),
+                          MakeUintegerChecker<uint32_t>());
+    return tid;
+}
+
+DirectCollective::DirectCollective(std::string operation)
+    : ScheduledCollective(std::move(operation)),
+      m_window(0)
+{
+}
+
+uint32_t
+DirectCollective::GetWindow() const
+{
+    return m_window;
+}
+
+Step
+DirectCollective::AddOrderedSum(CollectiveProgram& program,
+                                const Region& into,
+                                const std::vector<Region>& slot,
+                                const std::vector<Step>& after)
+{
+    Step last = program.Local(into, slot[0], CollectiveProgram::COPY, after);
+    for (uint32_t j = 1; j < slot.size(); ++j)
+    {
+        last = program.Local(into, slot[j], CollectiveProgram::REDUCE, {last});
+    }
+    return last;
+}
+
+TypeId
+DirectAllReduce::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::DirectAllReduce")
+                            .SetParent<DirectCollective>()
+                            .SetGroupName("Uniference")
+                            .AddConstructor<DirectAllReduce>();
+    return tid;
+}
+
+DirectAllReduce::DirectAllReduce()
+    : DirectCollective("all_reduce")
+{
+}
+
+void
+DirectAllReduce::BuildProgram(uint32_t index, CollectiveProgram& program) const
+{
+    uint32_t n = GetN();
+    uint64_t count = GetCount();
+    Region whole{CollectiveProgram::OUTPUT, 0, count};
+    std::vector<Region> slot;
+    for (uint32_t j = 0; j < n; ++j)
+    {
+        slot.push_back(Region{CollectiveProgram::SCRATCH, j * count, count});
+    }
+    program.UseScratch(n * count);
+    std::vector<Step> all{program.Local(slot[index], whole, CollectiveProgram::COPY)};
+    AddSends(program, index, n, GetWindow(), [&](uint32_t) { return whole; }, all);
+    for (uint32_t k = 1; k < n; ++k)
+    {
+        uint32_t j = (index + k) % n;
+        all.push_back(program.Recv(j, slot[j], CollectiveProgram::COPY));
+    }
+    AddOrderedSum(program, whole, slot, all);
+}
+
+TypeId
+DirectReduceScatter::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::DirectReduceScatter")
+                            .SetParent<DirectCollective>()
+                            .SetGroupName("Uniference")
+                            .AddConstructor<DirectReduceScatter>();
+    return tid;
+}
+
+DirectReduceScatter::DirectReduceScatter()
+    : DirectCollective("reduce_scatter")
+{
+}
+
+void
+DirectReduceScatter::BuildProgram(uint32_t index, CollectiveProgram& program) const
+{
+    uint32_t n = GetN();
+    Region input{CollectiveProgram::INPUT, 0, GetCount()};
+    Region mine = CollectiveProgram::Part(input, n, index);
+    std::vector<Region> slot;
+    for (uint32_t j = 0; j < n; ++j)
+    {
+        slot.push_back(Region{CollectiveProgram::SCRATCH, j * mine.count, mine.count});
+    }
+    program.UseScratch(n * mine.count);
+    std::vector<Step> all{program.Local(slot[index], mine, CollectiveProgram::COPY)};
+    AddSends(program, index, n, GetWindow(), [&](uint32_t j) { return CollectiveProgram::Part(input, n, j); }, all);
+    for (uint32_t k = 1; k < n; ++k)
+    {
+        uint32_t j = (index + k) % n;
+        all.push_back(program.Recv(j, slot[j], CollectiveProgram::COPY));
+    }
+    AddOrderedSum(program, Region{CollectiveProgram::OUTPUT, 0, mine.count}, slot, all);
+}
+
+TypeId
+DirectAllGather::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::DirectAllGather")
+                            .SetParent<DirectCollective>()
+                            .SetGroupName("Uniference")
+                            .AddConstructor<DirectAllGather>();
+    return tid;
+}
+
+DirectAllGather::DirectAllGather()
+    : DirectCollective("all_gather")
+{
+}
+
+void
+DirectAllGather::BuildProgram(uint32_t index, CollectiveProgram& program) const
+{
+    uint32_t n = GetN();
+    Region output{CollectiveProgram::OUTPUT, 0, GetCount()};
+    Region mine = CollectiveProgram::Part(output, n, index);
+    Region input{CollectiveProgram::INPUT, 0, mine.count};
+    std::vector<Step> ignored;
+    program.Local(mine, input, CollectiveProgram::COPY);
+    AddSends(program, index, n, GetWindow(), [&](uint32_t) { return input; }, ignored);
+    for (uint32_t k = 1; k < n; ++k)
+    {
+        uint32_t j = (index + k) % n;
+        program.Recv(j, CollectiveProgram::Part(output, n, j), CollectiveProgram::COPY);
+    }
+}
+
+TypeId
+DirectAllToAll::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::DirectAllToAll")
+                            .SetParent<DirectCollective>()
+                            .SetGroupName("Uniference")
+                            .AddConstructor<DirectAllToAll>();
+    return tid;
+}
+
+DirectAllToAll::DirectAllToAll()
+    : DirectCollective("all_to_all")
+{
+}
+
+void
+DirectAllToAll::BuildProgram(uint32_t index, CollectiveProgram& program) const
+{
+    uint32_t n = GetN();
+    std::vector<Region> out = Blocks(CollectiveProgram::INPUT, GetSendCounts(index));
+    std::vector<Region> in = Blocks(CollectiveProgram::OUTPUT, GetRecvCounts(index));
+    std::vector<Step> ignored;
+    program.Local(in[index], out[index], CollectiveProgram::COPY);
+    AddSends(program, index, n, GetWindow(), [&](uint32_t j) { return out[j]; }, ignored);
+    for (uint32_t k = 1; k < n; ++k)
+    {
+        uint32_t j = (index + k) % n;
+        program.Recv(j, in[j], CollectiveProgram::COPY);
+    }
+}
+
+TypeId
+PairwiseAllToAll::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::PairwiseAllToAll")
+                            .SetParent<DirectCollective>()
+                            .SetGroupName("Uniference")
+                            .AddConstructor<PairwiseAllToAll>();
+    return tid;
+}
+
+PairwiseAllToAll::PairwiseAllToAll()
+    : DirectCollective("all_to_all")
+{
+}
+
+void
+PairwiseAllToAll::BuildProgram(uint32_t index, CollectiveProgram& program) const
+{
+    uint32_t n = GetN();
+    std::vector<Region> out = Blocks(CollectiveProgram::INPUT, GetSendCounts(index));
+    std::vector<Region> in = Blocks(CollectiveProgram::OUTPUT, GetRecvCounts(index));
+    std::vector<Step> previous{program.Local(in[index], out[index], CollectiveProgram::COPY)};
+    for (uint32_t k = 1; k < n; ++k)
+    {
+        uint32_t to = (index + k) % n;
+        uint32_t from = (index + n - k) % n;
+        Step sent = program.Send(to, out[to], previous);
+        Step received = program.Recv(from, in[from], CollectiveProgram::COPY, previous);
+        previous = {sent, received};
+    }
+}
+
+TypeId
+DirectBroadcast::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::DirectBroadcast")
+                            .SetParent<DirectCollective>()
+                            .SetGroupName("Uniference")
+                            .AddConstructor<DirectBroadcast>();
+    return tid;
+}
+
+DirectBroadcast::DirectBroadcast()
+    : DirectCollective("broadcast")
+{
+}
+
+void
+DirectBroadcast::BuildProgram(uint32_t index, CollectiveProgram& program) const
+{
+    uint32_t n = GetN();
+    Region whole{CollectiveProgram::OUTPUT, 0, GetCount()};
+    std::vector<Step> ignored;
+    if (index == GetRoot())
+    {
+        AddSends(program, index, n, GetWindow(), [&](uint32_t) { return whole; }, ignored);
+    }
+    else
+    {
+        program.Recv(GetRoot(), whole, CollectiveProgram::COPY);
+    }
+}
+
+TypeId
+DirectReduce::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::DirectReduce")
+                            .SetParent<DirectCollective>()
+                            .SetGroupName("Uniference")
+                            .AddConstructor<DirectReduce>();
+    return tid;
+}
+
+DirectReduce::DirectReduce()
+    : DirectCollective("reduce")
+{
+}
+
+void
+DirectReduce::BuildProgram(uint32_t index, CollectiveProgram& program) const
+{
+    uint32_t n = GetN();
+    uint64_t count = GetCount();
+    Region whole{CollectiveProgram::OUTPUT, 0, count};
+    if (index != GetRoot())
+    {
+        program.Send(GetRoot(), whole);
+        return;
+    }
+    std::vector<Region> slot;
+    for (uint32_t j = 0; j < n; ++j)
+    {
+        slot.push_back(Region{CollectiveProgram::SCRATCH, j * count, count});
+    }
+    program.UseScratch(n * count);
+    std::vector<Step> all{program.Local(slot[index], whole, CollectiveProgram::COPY)};
+    for (uint32_t k = 1; k < n; ++k)
+    {
+        uint32_t j = (index + k) % n;
+        all.push_back(program.Recv(j, slot[j], CollectiveProgram::COPY));
+    }
+    AddOrderedSum(program, whole, slot, all);
+}
+
+TypeId
+DirectGather::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::DirectGather")
+                            .SetParent<DirectCollective>()
+                            .SetGroupName("Uniference")
+                            .AddConstructor<DirectGather>();
+    return tid;
+}
+
+DirectGather::DirectGather()
+    : DirectCollective("gather")
+{
+}
+
+void
+DirectGather::BuildProgram(uint32_t index, CollectiveProgram& program) const
+{
+    uint32_t n = GetN();
+    Region output{CollectiveProgram::OUTPUT, 0, GetCount()};
+    Region mine = CollectiveProgram::Part(output, n, index);
+    Region input{CollectiveProgram::INPUT, 0, mine.count};
+    if (index != GetRoot())
+    {
+        program.Send(GetRoot(), input);
+        return;
+    }
+    program.Local(mine, input, CollectiveProgram::COPY);
+    for (uint32_t k = 1; k < n; ++k)
+    {
+        uint32_t j = (index + k) % n;
+        program.Recv(j, CollectiveProgram::Part(output, n, j), CollectiveProgram::COPY);
+    }
+}
+
+TypeId
+DirectScatter::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::DirectScatter")
+                            .SetParent<DirectCollective>()
+                            .SetGroupName("Uniference")
+                            .AddConstructor<DirectScatter>();
+    return tid;
+}
+
+DirectScatter::DirectScatter()
+    : DirectCollective("scatter")
+{
+}
+
+void
+DirectScatter::BuildProgram(uint32_t index, CollectiveProgram& program) const
+{
+    uint32_t n = GetN();
+    Region input{CollectiveProgram::INPUT, 0, GetCount()};
+    Region mine = CollectiveProgram::Part(input, n, index);
+    Region output{CollectiveProgram::OUTPUT, 0, mine.count};
+    if (index != GetRoot())
+    {
+        program.Recv(GetRoot(), output, CollectiveProgram::COPY);
+        return;
+    }
+    std::vector<Step> ignored;
+    program.Local(output, mine, CollectiveProgram::COPY);
+    AddSends(program, index, n, GetWindow(), [&](uint32_t j) { return CollectiveProgram::Part(input, n, j); }, ignored);
+}
+
+} // namespace ns3

@@ -1,0 +1,219 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef DIRECT_COLLECTIVES_H
+#define DIRECT_COLLECTIVES_H
+
+#include "scheduled-collective.h"
+
+namespace ns3
+{
+
+/**
+ * \ingroup uniference
+ *
+ * \brief Base of the collectives whose messages go straight from the participant holding the
+ * data to the one that needs it: one hop, no forwarding, as Gloo does several operations and
+ * as NCCL exchanges all-to-all. Reductions are summed in index order, from a scratch copy of
+ * every contribution, so every participant computes the same values.
+ */
+class DirectCollective : public ScheduledCollective
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    /**
+     * \param operation the operation
+     */
+    explicit DirectCollective(std::string operation);
+
+  protected:
+    /**
+     * \brief Add the steps that sum n scratch slots, in index order, into a region.
+     * \param program the program
+     * \param into the region
+     * \param slot the scratch slot of each participant, of into's size
+     * \param after what the sum waits for
+     * \return the last step
+     */
+    static CollectiveProgram::Step AddOrderedSum(CollectiveProgram& program,
+                                                 const CollectiveProgram::Region& into,
+                                                 const std::vector<CollectiveProgram::Region>& slot,
+                                                 const std::vector<CollectiveProgram::Step>& after);
+    /// \return the largest number of sends a participant has in flight; 0 for no limit
+    uint32_t GetWindow() const;
+
+  private:
+    uint32_t m_window; //!< Window attribute
+};
+
+/**
+ * \ingroup uniference
+ * \brief One-shot all-reduce: every participant sends its whole buffer to every other and sums all contributions in index order.
+ */
+class DirectAllReduce : public DirectCollective
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    DirectAllReduce();
+
+  protected:
+    void BuildProgram(uint32_t index, CollectiveProgram& program) const override;
+};
+
+/**
+ * \ingroup uniference
+ * \brief Reduce-scatter in one round: block j of every input goes straight to participant j, which sums them in index order.
+ */
+class DirectReduceScatter : public DirectCollective
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    DirectReduceScatter();
+
+  protected:
+    void BuildProgram(uint32_t index, CollectiveProgram& program) const override;
+};
+
+/**
+ * \ingroup uniference
+ * \brief All-gather in one round: every participant sends its block to every other.
+ */
+class DirectAllGather : public DirectCollective
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    DirectAllGather();
+
+  protected:
+    void BuildProgram(uint32_t index, CollectiveProgram& program) const override;
+};
+
+/**
+ * \ingroup uniference
+ * \brief All-to-all in one round: participant i sends block j to j, to i + 1 first, at most Window sends in flight.
+ */
+class DirectAllToAll : public DirectCollective
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    DirectAllToAll();
+
+  protected:
+    void BuildProgram(uint32_t index, CollectiveProgram& program) const override;
+};
+
+/**
+ * \ingroup uniference
+ * \brief Pairwise all-to-all: in step k participant i sends to i + k and receives from i - k, one step after the other.
+ */
+class PairwiseAllToAll : public DirectCollective
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    PairwiseAllToAll();
+
+  protected:
+    void BuildProgram(uint32_t index, CollectiveProgram& program) const override;
+};
+
+/**
+ * \ingroup uniference
+ * \brief Broadcast by the root sending its whole buffer to each participant in turn.
+ */
+class DirectBroadcast : public DirectCollective
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    DirectBroadcast();
+
+  protected:
+    void BuildProgram(uint32_t index, CollectiveProgram& program) const override;
+};
+
+/**
+ * \ingroup uniference
+ * \brief Reduce by every participant sending its buffer to the root, which sums them in index order.
+ */
+class DirectReduce : public DirectCollective
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    DirectReduce();
+
+  protected:
+    void BuildProgram(uint32_t index, CollectiveProgram& program) const override;
+};
+
+/**
+ * \ingroup uniference
+ * \brief Gather by every participant sending its block to the root.
+ */
+class DirectGather : public DirectCollective
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    DirectGather();
+
+  protected:
+    void BuildProgram(uint32_t index, CollectiveProgram& program) const override;
+};
+
+/**
+ * \ingroup uniference
+ * \brief Scatter by the root sending each participant its block.
+ */
+class DirectScatter : public DirectCollective
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    DirectScatter();
+
+  protected:
+    void BuildProgram(uint32_t index, CollectiveProgram& program) const override;
+};
+
+} // namespace ns3
+
+#endif /* DIRECT_COLLECTIVES_H */

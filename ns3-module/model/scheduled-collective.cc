@@ -1,0 +1,408 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "scheduled-collective.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ScheduledCollective");
+
+NS_OBJECT_ENSURE_REGISTERED(ScheduledCollective);
+
+TypeId
+ScheduledCollective::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::ScheduledCollective")
+            .SetParent<Collective>()
+            .SetGroupName("Uniference")
+            .AddAttribute("Root",
+                          "Index of the root participant, for the operations that have one "
+                          "(broadcast, reduce, gather, scatter).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&ScheduledCollective::m_root),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("ElementBytes",
+                          "Bytes of one element; the operation's size must be a multiple of it, "
+                          "and no message splits an element.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&ScheduledCollective::m_elementBytes),
+                          MakeUintegerChecker<uint32_t>(1));
+    return tid;
+}
+
+ScheduledCollective::ScheduledCollective(std::string operation)
+    : m_operation(std::move(operation)),
+      m_root(0),
+      m_elementBytes(1),
+      m_draining(false)
+{
+    NS_LOG_FUNCTION(this << m_operation);
+}
+
+ScheduledCollective::~ScheduledCollective()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+ScheduledCollective::DoDispose()
+{
+    m_runners.clear();
+    m_inFlight.clear();
+    m_early.clear();
+    m_data = nullptr;
+    Collective::DoDispose();
+}
+
+void
+ScheduledCollective::SetData(Ptr<CollectiveData> data)
+{
+    m_data = data;
+}
+
+void
+ScheduledCollective::SetSplits(uint32_t index,
+                               std::vector<uint64_t> sendCounts,
+                               std::vector<uint64_t> recvCounts)
+{
+    if (m_splits.size() <= index)
+    {
+        m_splits.resize(index + 1);
+    }
+    m_splits[index] = {std::move(sendCounts), std::move(recvCounts)};
+}
+
+const std::string&
+ScheduledCollective::GetOperation() const
+{
+    return m_operation;
+}
+
+uint64_t
+ScheduledCollective::GetCount() const
+{
+    return GetBytes() / m_elementBytes;
+}
+
+uint32_t
+ScheduledCollective::GetElementBytes() const
+{
+    return m_elementBytes;
+}
+
+uint32_t
+ScheduledCollective::GetRoot() const
+{
+    return m_root;
+}
+
+double
+ScheduledCollective::GetBusBandwidthFactor(const std::string& operation, uint32_t n)
+{
+    if (operation == "all_reduce")
+    {
+        return 2.0 * (n - 1) / n;
+    }
+    if (operation == "broadcast" || operation == "reduce" || operation == "send_recv")
+    {
+        return 1.0;
+    }
+    if (operation == "barrier")
+    {
+        return 0.0;
+    }
+    // all_gather, reduce_scatter, all_to_all, gather, scatter: each rank moves (n - 1) / n of S.
+    return double(n - 1) / n;
+}
+
+double
+ScheduledCollective::GetBusBandwidthFactor() const
+{
+    return GetBusBandwidthFactor(m_operation, GetN());
+}
+
+std::vector<uint64_t>
+ScheduledCollective::GetSendCounts(uint32_t index) const
+{
+    if (index < m_splits.size() && !m_splits[index].first.empty())
+    {
+        return m_splits[index].first;
+    }
+    return std::vector<uint64_t>(GetN(), GetCount() / GetN());
+}
+
+std::vector<uint64_t>
+ScheduledCollective::GetRecvCounts(uint32_t index) const
+{
+    if (index < m_splits.size() && !m_splits[index].second.empty())
+    {
+        return m_splits[index].second;
+    }
+    return std::vector<uint64_t>(GetN(), GetCount() / GetN());
+}
+
+CollectiveProgram
+ScheduledCollective::GetProgram(uint32_t index) const
+{
+    NS_ABORT_MSG_UNLESS(index < GetN(),
+                        m_operation << ": no participant " << index << " in a group of " << GetN());
+    CollectiveProgram program(index);
+    BuildProgram(index, program);
+    return program;
+}
+
+void
+ScheduledCollective::DoSetup()
+{
+    NS_ABORT_MSG_UNLESS(GetBytes() % m_elementBytes == 0,
+                        GetInstanceTypeId().GetName()
+                            << ": " << GetBytes() << " bytes are not a whole number of "
+                            << m_elementBytes << "-byte elements");
+    NS_ABORT_MSG_UNLESS(m_root < GetN(),
+                        GetInstanceTypeId().GetName()
+                            << ": Root " << m_root << " in a group of " << GetN());
+    uint32_t n = GetN();
+    m_runners.resize(n);
+    m_early.assign(n, {});
+    m_inFlight.resize(n);
+    m_splits.resize(n);
+}
+
+uint64_t
+ScheduledCollective::Key(uint32_t from, uint32_t sequence)
+{
+    return (uint64_t(from) << 32) | sequence;
+}
+
+uint64_t
+ScheduledCollective::WireBytes(const CollectiveProgram::Op& op) const
+{
+    return op.region.count * m_elementBytes + op.extraBytes;
+}
+
+void
+ScheduledCollective::CheckSize(uint32_t index, CollectiveProgram::Step step, uint64_t bytes) const
+{
+    const CollectiveProgram& program = m_runners[index]->program;
+    uint64_t expected = WireBytes(program.GetOps()[step]);
+    NS_ABORT_MSG_UNLESS(bytes == expected,
+                        GetInstanceTypeId().GetName()
+                            << " on channel " << GetChannel() << ": a message of " << bytes
+                            << " bytes for " << program.Describe(step) << ", which expects "
+                            << expected);
+}
+
+void
+ScheduledCollective::DoEnter(uint32_t index)
+{
+    auto runner = std::make_unique<Runner>();
+    runner->program = GetProgram(index);
+    const auto& ops = runner->program.GetOps();
+    const auto& dependencies = runner->program.GetDependencies();
+    uint32_t steps = ops.size();
+    runner->waitingFor.resize(steps);
+    runner->flags.assign(steps, 0);
+    // Dependents in compressed rows: count, prefix-sum, fill.
+    runner->firstDependent.assign(steps + 1, 0);
+    for (uint32_t s = 0; s < steps; ++s)
+    {
+        runner->waitingFor[s] = ops[s].dependencyCount;
+        for (uint32_t d = 0; d < ops[s].dependencyCount; ++d)
+        {
+            ++runner->firstDependent[dependencies[ops[s].firstDependency + d] + 1];
+        }
+    }
+    for (uint32_t s = 0; s < steps; ++s)
+    {
+        runner->firstDependent[s + 1] += runner->firstDependent[s];
+    }
+    runner->dependents.resize(dependencies.size());
+    std::vector<uint32_t> fill(runner->firstDependent.begin(), runner->firstDependent.end() - 1);
+    for (uint32_t s = 0; s < steps; ++s)
+    {
+        for (uint32_t d = 0; d < ops[s].dependencyCount; ++d)
+        {
+            runner->dependents[fill[dependencies[ops[s].firstDependency + d]]++] = s;
+        }
+    }
+    for (uint32_t s = 0; s < steps; ++s)
+    {
+        const CollectiveProgram::Op& op = ops[s];
+        if (op.kind == CollectiveProgram::RECV)
+        {
+            NS_ABORT_MSG_UNLESS(op.peer < GetN(),
+                                GetInstanceTypeId().GetName() << ": " << runner->program.Describe(s)
+                                                              << " names no participant");
+            if (runner->receives.size() <= op.peer)
+            {
+                runner->receives.resize(op.peer + 1);
+            }
+            runner->receives[op.peer].push_back(s);
+        }
+        else if (op.kind == CollectiveProgram::SEND)
+        {
+            NS_ABORT_MSG_UNLESS(op.peer < GetN(),
+                                GetInstanceTypeId().GetName() << ": " << runner->program.Describe(s)
+                                                              << " names no participant");
+        }
+    }
+    m_runners[index] = std::move(runner);
+    Runner& r = *m_runners[index];
+    for (const auto& [key, bytes] : m_early[index])
+    {
+        uint32_t from = key >> 32;
+        uint32_t sequence = key & 0xffffffffu;
+        NS_ABORT_MSG_UNLESS(from < r.receives.size() && sequence < r.receives[from].size(),
+                            GetInstanceTypeId().GetName()
+                                << " on channel " << GetChannel() << ": participant " << index
+                                << " got message #" << sequence << " from " << from
+                                << ", which its program does not receive");
+        CollectiveProgram::Step step = r.receives[from][sequence];
+        CheckSize(index, step, bytes);
+        r.flags[step] |= ARRIVED;
+    }
+    m_early[index].clear();
+    if (m_data)
+    {
+        m_data->Prepare(index, r.program.GetScratchCount());
+    }
+    if (steps == 0)
+    {
+        Complete(index);
+        return;
+    }
+    for (uint32_t s = 0; s < steps; ++s)
+    {
+        if (r.waitingFor[s] == 0)
+        {
+            m_ready.emplace_back(index, s);
+        }
+    }
+    Drain();
+}
+
+void
+ScheduledCollective::DoReceive(uint32_t index, uint32_t from, uint64_t cookie, uint64_t bytes)
+{
+    uint64_t key = Key(from, uint32_t(cookie));
+    if (!m_runners[index])
+    {
+        m_early[index].emplace(key, bytes);
+        return;
+    }
+    Runner& r = *m_runners[index];
+    NS_ABORT_MSG_UNLESS(from < r.receives.size() && cookie < r.receives[from].size(),
+                        GetInstanceTypeId().GetName()
+                            << " on channel " << GetChannel() << ": participant " << index
+                            << " got message #" << cookie << " from " << from
+                            << ", which its program does not receive");
+    CollectiveProgram::Step step = r.receives[from][cookie];
+    CheckSize(index, step, bytes);
+    r.flags[step] |= ARRIVED;
+    if (r.flags[step] & READY)
+    {
+        Finish(index, step);
+        Drain();
+    }
+}
+
+void
+ScheduledCollective::Drain()
+{
+    if (m_draining)
+    {
+        return;
+    }
+    m_draining = true;
+    Ptr<ScheduledCollective> self = this; // completions may drop the last outside reference
+    while (!m_ready.empty())
+    {
+        // In the order they became ready, so that a program's sends queue in its own order.
+        auto [index, step] = m_ready.front();
+        m_ready.pop_front();
+        Start(index, step);
+    }
+    m_draining = false;
+}
+
+void
+ScheduledCollective::Start(uint32_t index, CollectiveProgram::Step step)
+{
+    Runner& r = *m_runners[index];
+    const CollectiveProgram::Op& op = r.program.GetOps()[step];
+    r.flags[step] |= READY;
+    switch (op.kind)
+    {
+    case CollectiveProgram::SEND:
+        if (m_data)
+        {
+            m_inFlight[op.peer][Key(index, op.sequence)] = m_data->Capture(index, op.region);
+        }
+        SendTo(index,
+               op.peer,
+               op.sequence,
+               WireBytes(op),
+               MakeBoundCallback(&ScheduledCollective::Sent, this, index, step));
+        break;
+    case CollectiveProgram::RECV:
+        if (r.flags[step] & ARRIVED)
+        {
+            Finish(index, step);
+        }
+        break;
+    case CollectiveProgram::LOCAL:
+        if (m_data)
+        {
+            m_data->Local(index, op.region, op.source, op.action);
+        }
+        Finish(index, step);
+        break;
+    }
+}
+
+void
+ScheduledCollective::Sent(ScheduledCollective* self, uint32_t index, CollectiveProgram::Step step)
+{
+    self->Finish(index, step);
+    self->Drain();
+}
+
+void
+ScheduledCollective::Finish(uint32_t index, CollectiveProgram::Step step)
+{
+    Runner& r = *m_runners[index];
+    const CollectiveProgram::Op& op = r.program.GetOps()[step];
+    NS_ASSERT(!(r.flags[step] & DONE));
+    if (op.kind == CollectiveProgram::RECV && m_data)
+    {
+        auto it = m_inFlight[index].find(Key(op.peer, op.sequence));
+        NS_ASSERT(it != m_inFlight[index].end());
+        m_data->Deliver(index, op.region, *it->second, op.action);
+        m_inFlight[index].erase(it);
+    }
+    r.flags[step] |= DONE;
+    for (uint32_t d = r.firstDependent[step]; d < r.firstDependent[step + 1]; ++d)
+    {
+        if (--r.waitingFor[r.dependents[d]] == 0)
+        {
+            m_ready.emplace_back(index, r.dependents[d]);
+        }
+    }
+    if (++r.completed == r.program.GetOps().size())
+    {
+        NS_LOG_LOGIC(GetInstanceTypeId().GetName() << " participant " << index << " complete at "
+                                                   << Simulator::Now().As(Time::US));
+        m_runners[index].reset(); // its steps are no longer needed; large runs free them early
+        Complete(index);
+    }
+}
+
+} // namespace ns3
