@@ -6,8 +6,10 @@
 
 #include "attribute-check.h"
 
+#include "ns3/collective-application.h"
 #include "ns3/fatal-error.h"
 #include "ns3/log.h"
+#include "ns3/node.h"
 
 #include <sstream>
 
@@ -57,6 +59,23 @@ CollectiveHelper::SetAttribute(const std::string& name, const AttributeValue& va
                                             << "): " << reason);
     }
     m_factory.Set(name, value);
+}
+
+ApplicationContainer
+CollectiveHelper::Install(std::vector<Ptr<MessageTransport>> transports, uint64_t bytes) const
+{
+    Ptr<Collective> collective = Create();
+    std::vector<Ptr<MessageTransport>> participants = transports;
+    collective->Setup(std::move(participants), bytes);
+    ApplicationContainer applications;
+    for (uint32_t i = 0; i < transports.size(); ++i)
+    {
+        Ptr<CollectiveApplication> application = CreateObject<CollectiveApplication>();
+        application->SetCollective(collective, i);
+        transports[i]->GetNode()->AddApplication(application);
+        applications.Add(application);
+    }
+    return applications;
 }
 
 Ptr<Collective>

@@ -7,6 +7,7 @@
 
 #include "ns3/attribute.h"
 #include "ns3/collective-registry.h"
+#include "ns3/application-container.h"
 #include "ns3/collective.h"
 #include "ns3/object-factory.h"
 #include "ns3/ptr.h"
@@ -70,6 +71,15 @@ class CollectiveHelper
      *         (Collective::Setup) and lets its participants enter
      */
     Ptr<Collective> Create() const;
+
+    /**
+     * \brief Create a collective, set it up over the transports, and install on each
+     * transport's node a CollectiveApplication that enters it when the application starts.
+     * \param transports the participants' transports, in group order
+     * \param bytes the operation's size S
+     * \return the applications, in group order (start and stop them as usual)
+     */
+    ApplicationContainer Install(std::vector<Ptr<MessageTransport>> transports, uint64_t bytes) const;
 
     /// \return the registered operations, in alphabetical order
     static std::vector<std::string> GetOperations();

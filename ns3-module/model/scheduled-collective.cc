@@ -34,7 +34,20 @@ ScheduledCollective::GetTypeId()
                           "and no message splits an element.",
                           UintegerValue(1),
                           MakeUintegerAccessor(&ScheduledCollective::m_elementBytes),
-                          MakeUintegerChecker<uint32_t>(1));
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("MessageOverhead",
+                          "Bytes every message carries beyond its data: the library's headers "
+                          "(Gloo: a 48-byte preamble and its 48-byte send-ready notice).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&ScheduledCollective::m_messageOverhead),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("ReadyBytes",
+                          "0, or make every message a rendezvous: the receiver, once its receive "
+                          "may run, sends the sender a notice of this many bytes, and the data "
+                          "leaves only after it has arrived (Gloo's TCP pairs: 48).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&ScheduledCollective::m_readyBytes),
+                          MakeUintegerChecker<uint64_t>());
     return tid;
 }
 
@@ -42,6 +55,8 @@ ScheduledCollective::ScheduledCollective(std::string operation)
     : m_operation(std::move(operation)),
       m_root(0),
       m_elementBytes(1),
+      m_messageOverhead(0),
+      m_readyBytes(0),
       m_draining(false)
 {
     NS_LOG_FUNCTION(this << m_operation);
@@ -58,6 +73,7 @@ ScheduledCollective::DoDispose()
     m_runners.clear();
     m_inFlight.clear();
     m_early.clear();
+    m_cleared.clear();
     m_data = nullptr;
     Collective::DoDispose();
 }
@@ -172,6 +188,7 @@ ScheduledCollective::DoSetup()
     uint32_t n = GetN();
     m_runners.resize(n);
     m_early.assign(n, {});
+    m_cleared.assign(n, {});
     m_inFlight.resize(n);
     m_splits.resize(n);
 }
@@ -185,7 +202,7 @@ ScheduledCollective::Key(uint32_t from, uint32_t sequence)
 uint64_t
 ScheduledCollective::WireBytes(const CollectiveProgram::Op& op) const
 {
-    return op.region.count * m_elementBytes + op.extraBytes;
+    return op.region.count * m_elementBytes + op.extraBytes + m_messageOverhead;
 }
 
 void
@@ -252,6 +269,11 @@ ScheduledCollective::DoEnter(uint32_t index)
             NS_ABORT_MSG_UNLESS(op.peer < GetN(),
                                 GetInstanceTypeId().GetName() << ": " << runner->program.Describe(s)
                                                               << " names no participant");
+            if (runner->sends.size() <= op.peer)
+            {
+                runner->sends.resize(op.peer + 1);
+            }
+            runner->sends[op.peer].push_back(s);
         }
     }
     m_runners[index] = std::move(runner);
@@ -292,6 +314,11 @@ ScheduledCollective::DoEnter(uint32_t index)
 void
 ScheduledCollective::DoReceive(uint32_t index, uint32_t from, uint64_t cookie, uint64_t bytes)
 {
+    if (cookie & READY_COOKIE)
+    {
+        HandleReady(index, from, uint32_t(cookie & ~READY_COOKIE));
+        return;
+    }
     uint64_t key = Key(from, uint32_t(cookie));
     if (!m_runners[index])
     {
@@ -342,17 +369,16 @@ ScheduledCollective::Start(uint32_t index, CollectiveProgram::Step step)
     switch (op.kind)
     {
     case CollectiveProgram::SEND:
-        if (m_data)
+        if (m_readyBytes == 0 || m_cleared[index].erase(Key(op.peer, op.sequence)) > 0)
         {
-            m_inFlight[op.peer][Key(index, op.sequence)] = m_data->Capture(index, op.region);
+            Transmit(index, step);
         }
-        SendTo(index,
-               op.peer,
-               op.sequence,
-               WireBytes(op),
-               MakeBoundCallback(&ScheduledCollective::Sent, this, index, step));
         break;
     case CollectiveProgram::RECV:
+        if (m_readyBytes > 0)
+        {
+            SendTo(index, op.peer, READY_COOKIE | op.sequence, m_readyBytes);
+        }
         if (r.flags[step] & ARRIVED)
         {
             Finish(index, step);
@@ -366,6 +392,39 @@ ScheduledCollective::Start(uint32_t index, CollectiveProgram::Step step)
         Finish(index, step);
         break;
     }
+}
+
+void
+ScheduledCollective::Transmit(uint32_t index, CollectiveProgram::Step step)
+{
+    const CollectiveProgram::Op& op = m_runners[index]->program.GetOps()[step];
+    if (m_data)
+    {
+        m_inFlight[op.peer][Key(index, op.sequence)] = m_data->Capture(index, op.region);
+    }
+    SendTo(index,
+           op.peer,
+           op.sequence,
+           WireBytes(op),
+           MakeBoundCallback(&ScheduledCollective::Sent, this, index, step));
+}
+
+void
+ScheduledCollective::HandleReady(uint32_t index, uint32_t to, uint32_t sequence)
+{
+    Runner* r = m_runners[index].get();
+    if (r && to < r->sends.size() && sequence < r->sends[to].size())
+    {
+        CollectiveProgram::Step step = r->sends[to][sequence];
+        if (r->flags[step] & READY)
+        {
+            Transmit(index, step);
+            Drain();
+            return;
+        }
+    }
+    // The sender has not reached that send yet: it leaves as soon as it does.
+    m_cleared[index][Key(to, sequence)] = true;
 }
 
 void

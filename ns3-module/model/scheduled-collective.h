@@ -32,6 +32,11 @@ namespace ns3
  * before their receive may run are held. With CollectiveData set, messages carry data and the
  * result is what the schedule computed; without it only timing is simulated.
  *
+ * Two Attributes model the wire protocol of the library being simulated: MessageOverhead bytes
+ * ride with every message, and with ReadyBytes set every message is a rendezvous (the receiver,
+ * once its receive may run, tells the sender in a message of ReadyBytes, and the data leaves
+ * only after that has arrived), as Gloo's TCP transport does.
+ *
  * Algorithms subclass it, implement BuildProgram, and register with
  * NS_COLLECTIVE_ALGORITHM_REGISTER.
  */
@@ -125,6 +130,9 @@ class ScheduledCollective : public Collective
         DONE = 4     //!< Complete
     };
 
+    /// Cookie bit of a rendezvous' ready notification (data cookies are sequence numbers).
+    static constexpr uint64_t READY_COOKIE = uint64_t(1) << 62;
+
     /// A participant's program as it runs.
     struct Runner
     {
@@ -134,6 +142,7 @@ class ScheduledCollective : public Collective
         std::vector<uint32_t> firstDependent;        //!< Per step: into dependents (n + 1)
         std::vector<CollectiveProgram::Step> dependents; //!< Steps each step unblocks
         std::vector<std::vector<CollectiveProgram::Step>> receives; //!< Per source, by sequence
+        std::vector<std::vector<CollectiveProgram::Step>> sends;    //!< Per destination, by sequence
         uint32_t completed{0};                       //!< Steps complete
     };
 
@@ -172,6 +181,19 @@ class ScheduledCollective : public Collective
      */
     static void Sent(ScheduledCollective* self, uint32_t index, CollectiveProgram::Step step);
     /**
+     * Put a send's data on the wire.
+     * \param index the sender
+     * \param step the send step
+     */
+    void Transmit(uint32_t index, CollectiveProgram::Step step);
+    /**
+     * A receiver's ready notification arrived at the sender.
+     * \param index the sender
+     * \param to the receiver
+     * \param sequence the message's sequence number
+     */
+    void HandleReady(uint32_t index, uint32_t to, uint32_t sequence);
+    /**
      * \param op a step
      * \return its bytes on the wire
      */
@@ -180,12 +202,16 @@ class ScheduledCollective : public Collective
     std::string m_operation;       //!< The operation
     uint32_t m_root;               //!< Root attribute
     uint32_t m_elementBytes;       //!< ElementBytes attribute
+    uint64_t m_messageOverhead;    //!< MessageOverhead attribute
+    uint64_t m_readyBytes;         //!< ReadyBytes attribute
     Ptr<CollectiveData> m_data;    //!< Null for a data-free run
     std::vector<std::unique_ptr<Runner>> m_runners; //!< Per participant, from its entry to its completion
     /// Per participant: splits set with SetSplits (send, receive).
     std::vector<std::pair<std::vector<uint64_t>, std::vector<uint64_t>>> m_splits;
     /// Per receiver: messages that arrived before it entered, by Key, with their size.
     std::vector<std::unordered_map<uint64_t, uint64_t>> m_early;
+    /// Per sender: ready notifications that arrived before the send could leave, by Key.
+    std::vector<std::unordered_map<uint64_t, bool>> m_cleared;
     /// Per receiver: contents of messages sent to it and not yet written, by Key.
     std::vector<std::unordered_map<uint64_t, std::unique_ptr<CollectivePayload>>> m_inFlight;
     /// Steps whose dependencies are complete, not yet started.

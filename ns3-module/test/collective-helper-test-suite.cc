@@ -6,18 +6,22 @@
 // collectives; and the attribute checks that let user input be validated before it reaches
 // ns-3, which aborts on bad names and values.
 
+#include "collective-test-util.h"
+
 #include "ns3/attribute-check.h"
 #include "ns3/barrier.h"
+#include "ns3/chain-collectives.h"
 #include "ns3/collective-helper.h"
 #include "ns3/config.h"
-#include "ns3/ring-collectives.h"
-#include "ns3/chain-collectives.h"
 #include "ns3/direct-collectives.h"
 #include "ns3/halving-doubling-all-reduce.h"
 #include "ns3/hierarchical-collectives.h"
-#include "ns3/tree-collectives.h"
+#include "ns3/ring-collectives.h"
+#include "ns3/simulator.h"
+#include "ns3/star-network-helper.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
+#include "ns3/tree-collectives.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -35,6 +39,7 @@
 #endif
 
 using namespace ns3;
+using namespace ns3::tests;
 
 namespace
 {
@@ -278,7 +283,7 @@ class CheckAttributeValueTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(CheckAttributeValue(ring, "ChunkBytes", UintegerValue(1)), "", "");
         NS_TEST_EXPECT_MSG_EQ(CheckAttributeValue(ring, "Foo", "1"),
                               "ns3::RingAllReduce has no attribute \"Foo\"; it has: ChunkBytes, Channels, Root, "
-                              "ElementBytes",
+                              "ElementBytes, MessageOverhead, ReadyBytes",
                               "");
         NS_TEST_EXPECT_MSG_EQ(
             CheckAttributeValue(ring, "ChunkBytes", "abc"),
@@ -436,6 +441,55 @@ class CheckAttributeDefaultTestCase : public TestCase
 /**
  * \ingroup uniference-tests
  *
+ * CollectiveHelper::Install puts one application per participant on its node; each enters when
+ * it starts and reports its own completion, once, after its start.
+ */
+class CollectiveApplicationTestCase : public TestCase
+{
+  public:
+    CollectiveApplicationTestCase()
+        : TestCase("Install runs a collective as one application per participant")
+    {
+    }
+
+  private:
+    /// Records a completion.
+    static void Record(std::vector<std::pair<Time, Time>>* seen, Time entered, Time completed)
+    {
+        seen->emplace_back(entered, completed);
+    }
+
+    void DoRun() override
+    {
+        StarNetworkHelper star;
+        InstallStar(star, 3);
+        ApplicationContainer apps =
+            CollectiveHelper("all_reduce", "ring").Install(star.GetTransports(), 30000);
+        NS_TEST_ASSERT_MSG_EQ(apps.GetN(), 3, "one application per participant");
+        std::vector<std::vector<std::pair<Time, Time>>> seen(3);
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(apps.Get(i)->GetNode(),
+                                  star.GetTransports()[i]->GetNode(),
+                                  "on the participant's node");
+            apps.Get(i)->SetStartTime(MilliSeconds(1 + 2 * i));
+            apps.Get(i)->TraceConnectWithoutContext("Completed", MakeBoundCallback(&Record, &seen[i]));
+        }
+        Simulator::Run();
+        Simulator::Destroy();
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(seen[i].size(), 1, "participant " << i << " completes once");
+            NS_TEST_EXPECT_MSG_EQ(seen[i][0].first, MilliSeconds(1 + 2 * i), "entered at its start");
+            // Nobody completes a ring all-reduce before the last participant entered.
+            NS_TEST_EXPECT_MSG_GT(seen[i][0].second, MilliSeconds(5), "participant " << i);
+        }
+    }
+};
+
+/**
+ * \ingroup uniference-tests
+ *
  * CollectiveHelper and attribute checks suite.
  */
 class CollectiveHelperTestSuite : public TestSuite
@@ -448,6 +502,7 @@ class CollectiveHelperTestSuite : public TestSuite
         AddTestCase(new CollectiveHelperAttributeTestCase);
         AddTestCase(new CheckAttributeValueTestCase);
         AddTestCase(new CheckAttributeDefaultTestCase);
+        AddTestCase(new CollectiveApplicationTestCase);
     }
 };
 

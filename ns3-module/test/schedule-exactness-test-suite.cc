@@ -254,6 +254,14 @@ class ScheduleExactnessTestSuite : public TestSuite
                         attributes.emplace_back("LocalSize", n % 4 == 0 ? 4 : n % 2 == 0 ? 2 : 1);
                     }
                     AddTestCase(new ScheduleExactnessTestCase(operation, algorithm, n, attributes));
+                    if (n == 7)
+                    {
+                        // Gloo's wire protocol: headers, and a rendezvous before every message.
+                        auto gloo = attributes;
+                        gloo.emplace_back("MessageOverhead", 96);
+                        gloo.emplace_back("ReadyBytes", 48);
+                        AddTestCase(new ScheduleExactnessTestCase(operation, algorithm, n, gloo));
+                    }
                     // Pieces of three elements and two channels, where the algorithm has them.
                     if (tid.LookupAttributeByName("ChunkBytes", &info))
                     {

@@ -1,0 +1,72 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef GLOO_COLLECTIVES_H
+#define GLOO_COLLECTIVES_H
+
+#include "scheduled-collective.h"
+
+namespace ns3
+{
+
+/**
+ * \ingroup uniference
+ * \brief All-reduce as Gloo's ring runs it (gloo/allreduce.cc, ring): the buffer cut into a multiple of n segments of at most SegmentBytes (at least two per participant), a reduce-scatter and then an all-gather that send to the previous participant and receive from the next, with at most two sends and two receives in flight.
+ */
+class GlooAllReduce : public ScheduledCollective
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    GlooAllReduce();
+
+  protected:
+    void BuildProgram(uint32_t index, CollectiveProgram& program) const override;
+
+  private:
+    uint64_t m_segmentBytes; //!< SegmentBytes attribute
+};
+
+/**
+ * \ingroup uniference
+ * \brief All-gather as Gloo runs it (gloo/allgather.cc): a ring towards the next participant that forwards every block in two halves, with at most two sends and two receives in flight.
+ */
+class GlooAllGather : public ScheduledCollective
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    GlooAllGather();
+
+  protected:
+    void BuildProgram(uint32_t index, CollectiveProgram& program) const override;
+};
+
+/**
+ * \ingroup uniference
+ * \brief Broadcast as Gloo runs it (gloo/broadcast.cc): a binomial tree in which every message is the whole buffer and a participant forwards to its children in increasing order of distance, once it has received all of it.
+ */
+class GlooBroadcast : public ScheduledCollective
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    GlooBroadcast();
+
+  protected:
+    void BuildProgram(uint32_t index, CollectiveProgram& program) const override;
+};
+
+} // namespace ns3
+
+#endif /* GLOO_COLLECTIVES_H */
