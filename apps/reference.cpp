@@ -2,6 +2,7 @@
 
 #include "apps/atomic_file.h"
 #include "bridge/collective_ops.h"
+#include "bridge/collective_presets.h"
 #include "bridge/network_registry.h"
 #include "compute/compute_meter.h"
 #include "compute/model_config.h"
@@ -44,6 +45,8 @@ std::vector<Listed> listed() {
        entries_of(transport_kinds())},
       {"tcp_variants", "/properties/network/properties/transport/properties/tcp_variant",
        entries_of(tcp_variants())},
+      {"collective_presets", "/properties/collectives/properties/preset",
+       entries_of(collective_presets())},
   };
 }
 
@@ -145,9 +148,22 @@ std::string update_reference(const std::string& root, bool write) {
     schema[ordered::json_pointer(list.schema_path)]["enum"] = names_of(list);
   }
   for (const CollectiveOp& op : collective_ops()) {
+    // The whole entry of each operation, so that a new operation needs no hand edit here.
     const std::string at = std::string("/properties/collectives/properties/") + op_name(op.op);
-    schema[ordered::json_pointer(at + "/properties/algorithm/enum")] =
-        ns3::CollectiveHelper::GetAlgorithms(op_name(op.op));
+    ordered entry = {
+        {"type", "object"},
+        {"additionalProperties", false},
+        {"required", {"algorithm"}},
+        {"properties",
+         {{"algorithm",
+           {{"description", "Algorithm registered for this operation."},
+            {"enum", ns3::CollectiveHelper::GetAlgorithms(op_name(op.op))}}},
+          {"attributes",
+           {{"description",
+             "ns-3 Attributes of the algorithm's class, by name; values as ns-3 reads text."},
+            {"type", "object"},
+            {"additionalProperties", {{"type", {"string", "number", "boolean"}}}}}}}}};
+    schema[ordered::json_pointer(at)] = entry;
   }
   settle(schema_path, schema_text, schema.dump(2) + "\n");
 

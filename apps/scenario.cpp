@@ -209,12 +209,17 @@ NetworkSpec read_network(const Checker& check, const json& value, const std::str
   return network;
 }
 
-std::vector<CollectiveSpec> read_collectives(const Checker& check, const json& value,
-                                             const std::string& pointer) {
+// "preset" names a preset; every other key is an operation.
+void read_collectives(const Checker& check, const json& value, const std::string& pointer,
+                      Scenario& scenario) {
   if (!value.is_object()) check.fail_found(pointer, "an object keyed by operation", value);
-  std::vector<CollectiveSpec> collectives;
+  std::vector<CollectiveSpec>& collectives = scenario.collectives;
   for (const auto& item : value.items()) {
     const std::string at = child(pointer, item.key());
+    if (item.key() == "preset") {
+      scenario.collective_preset = check.string(item.value(), at);
+      continue;
+    }
     check.object(item.value(), at, {"algorithm", "attributes"});
     CollectiveSpec spec;
     spec.operation = item.key();
@@ -234,7 +239,6 @@ std::vector<CollectiveSpec> read_collectives(const Checker& check, const json& v
     }
     collectives.push_back(std::move(spec));
   }
-  return collectives;
 }
 
 OutputSpec read_outputs(const Checker& check, const json& value, const std::string& pointer) {
@@ -300,7 +304,7 @@ Scenario parse_scenario(const json& document, const std::string& source_name) {
   scenario.network =
       read_network(check, check.require(document, "", "network", "an object"), "/network");
   if (const json* v = Checker::find(document, "collectives")) {
-    scenario.collectives = read_collectives(check, *v, "/collectives");
+    read_collectives(check, *v, "/collectives", scenario);
   }
   if (const json* v = Checker::find(document, "outputs")) {
     scenario.outputs = read_outputs(check, *v, "/outputs");

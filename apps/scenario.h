@@ -100,6 +100,7 @@ struct Scenario {
   ComputeMode compute_mode = ComputeMode::kModeled;
   NetworkSpec network;
   std::vector<CollectiveSpec> collectives;  // in key order
+  std::string collective_preset;            // /collectives/preset; empty for none
   OutputSpec outputs;
 };
 

@@ -91,6 +91,15 @@ NetworkConfig checked_network(const Scenario& scenario) {
     net.ns3_defaults.emplace_back(entry.name, entry.value);
   }
 
+  if (!scenario.collective_preset.empty()) {
+    if (collective_presets().find(scenario.collective_preset) == nullptr) {
+      throw ScenarioError(source, "/collectives/preset",
+                          "expected a collective preset: one of " +
+                              quoted_list(collective_presets().names()) + ", found \"" +
+                              scenario.collective_preset + "\"");
+    }
+    net.collective_preset = scenario.collective_preset;
+  }
   for (const CollectiveSpec& spec_of_op : scenario.collectives) {
     const std::string pointer = child("/collectives", spec_of_op.operation);
     const CollectiveOp* op = find_collective_op(spec_of_op.operation);

@@ -3,8 +3,11 @@
 //   uniference run SCENARIO.json [--out DIR] [--set POINTER=VALUE]... [--quiet]
 //   uniference validate SCENARIO.json [--set POINTER=VALUE]...
 //   uniference reference --check|--write SOURCE_ROOT
+//   uniference colltest SCENARIO.json [--op OP] [--algorithm A] [--preset P] [--ranks N] ...
 //
 // Exit codes: 0 success, 1 runtime error, 2 bad scenario or usage, 3 deadlock.
+#include "apps/atomic_file.h"
+#include "apps/colltest.h"
 #include "apps/reference.h"
 #include "apps/report.h"
 #include "apps/run_scenario.h"
@@ -23,6 +26,10 @@ constexpr int kExitUsage = 2;
 const char* kUsage = R"(usage: uniference run SCENARIO.json [--out DIR] [--set POINTER=VALUE]... [--quiet]
        uniference validate SCENARIO.json [--set POINTER=VALUE]...
        uniference reference --check|--write SOURCE_ROOT
+       uniference colltest SCENARIO.json [--op OP] [--algorithm NAME] [--attribute NAME=VALUE]...
+                           [--preset NAME] [--ranks N] [--min-bytes B] [--max-bytes B]
+                           [--step-factor F] [--warmup N] [--iters N] [--csv FILE] [--plot FILE.png]
+                           [--set POINTER=VALUE]...
        uniference --help
 
 Simulates distributed inference of real libtorch shard code over a packet-level ns-3
@@ -39,6 +46,20 @@ commands:
                       compare (or regenerate) the generated lists in scenarios/schema.json
                       and docs/scenarios.md with the registries; --check exits 1 on a
                       difference
+  colltest SCENARIO.json
+                      an nccl-tests-style sweep of one operation on the scenario's network
+                      (data-free: the bytes move, no tensors are allocated); prints size,
+                      count, type, algorithm, time, algbw and busbw per size
+                      --op: all_reduce (default), all_gather, reduce_scatter, broadcast,
+                        reduce, all_to_all, gather, scatter, send_recv, barrier
+                      --algorithm, --attribute: the algorithm (and its ns-3 Attributes) to
+                        run instead of the scenario's; --preset gloo|nccl|auto: the preset
+                        that chooses for every size instead of the scenario's /collectives
+                      --ranks (default: the scenario's), --min-bytes and --max-bytes (64K,
+                        1M, 2G or bytes; default 1K and 1M), --step-factor (default 2),
+                        --warmup (default 1), --iters (default 3)
+                      --csv FILE: op,ranks,bytes,algorithm,time_s,algbw_GBps,busbw_GBps
+                      --plot FILE.png: bus bandwidth against size, through gnuplot
 
 options:
   --out DIR           output folder (default: out/<scenario name>); created if missing;
@@ -85,6 +106,66 @@ int reference_command(const std::vector<std::string>& args) {
   }
 }
 
+int colltest_command(const std::vector<std::string>& args) {
+  uniference::ColltestOptions options;
+  std::string scenario_path, csv, plot;
+  std::vector<std::string> overrides;
+  try {
+    for (size_t i = 1; i < args.size(); ++i) {
+      const std::string& a = args[i];
+      auto value = [&]() -> const std::string& {
+        if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
+        return args[++i];
+      };
+      if (a == "--op") options.op = value();
+      else if (a == "--algorithm") options.algorithm = value();
+      else if (a == "--attribute") {
+        const std::string& v = value();
+        const size_t eq = v.find('=');
+        if (eq == std::string::npos) throw std::invalid_argument("--attribute needs NAME=VALUE");
+        options.attributes.emplace_back(v.substr(0, eq), v.substr(eq + 1));
+      } else if (a == "--preset") options.preset = value();
+      else if (a == "--ranks") options.ranks = std::stoi(value());
+      else if (a == "--min-bytes") options.min_bytes = uniference::parse_byte_count(value());
+      else if (a == "--max-bytes") options.max_bytes = uniference::parse_byte_count(value());
+      else if (a == "--step-factor") options.step_factor = std::stod(value());
+      else if (a == "--warmup") options.warmup = std::stoi(value());
+      else if (a == "--iters") options.iters = std::stoi(value());
+      else if (a == "--csv") csv = value();
+      else if (a == "--plot") plot = value();
+      else if (a == "--set") overrides.push_back(value());
+      else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option '" + a + "'");
+      else if (scenario_path.empty()) scenario_path = a;
+      else throw std::invalid_argument("more than one scenario given");
+    }
+    if (scenario_path.empty()) throw std::invalid_argument("colltest needs a scenario file");
+  } catch (const std::exception& e) {
+    return usage_error(std::string("colltest: ") + e.what());
+  }
+  try {
+    const uniference::CheckedScenario checked =
+        uniference::check_scenario(uniference::load_scenario(scenario_path, overrides));
+    std::vector<uniference::ColltestRow> rows;
+    try {
+      rows = uniference::run_colltest(checked, options, [](uint64_t bytes) {
+        std::cerr << "uniference colltest: " << bytes << " bytes\n";
+      });
+    } catch (const std::invalid_argument& e) {
+      return usage_error(std::string("colltest: ") + e.what());
+    }
+    std::cout << uniference::colltest_table(rows);
+    if (!csv.empty()) uniference::write_file_atomically(csv, uniference::colltest_csv(rows));
+    if (!plot.empty()) uniference::plot_colltest(rows, plot);
+    return 0;
+  } catch (const uniference::ScenarioError& e) {
+    std::cerr << "uniference: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "uniference: error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -96,6 +177,7 @@ int main(int argc, char** argv) {
   }
   const std::string command = args[0];
   if (command == "reference") return reference_command(args);
+  if (command == "colltest") return colltest_command(args);
   if (command != "run" && command != "validate") {
     return usage_error("unknown command '" + command + "'");
   }

@@ -1,8 +1,12 @@
 #include "bridge/collective_engine.h"
 
+#include "bridge/tensor_collective_data.h"
+
 #include <ns3/callback.h>
 #include <ns3/collective-helper.h>
+#include <ns3/scheduled-collective.h>
 #include <ns3/string.h>
+#include <ns3/uinteger.h>
 
 #include <algorithm>
 #include <sstream>
@@ -13,29 +17,25 @@ namespace uniference {
 // One collective call of one group, as the bridge tracks it beside its ns3::Collective.
 struct CollectiveEngine::Call {
   CollectiveEngine* engine = nullptr;
-  const CollectiveOp* op = nullptr;
   int group = 0;
   uint64_t seq = 0;
   CollectiveArgs first;  // the first member's arguments, which the others must match
   uint64_t bytes = 0;    // the nccl-tests S of this call
   ns3::Ptr<ns3::Collective> net;
-  std::vector<at::Tensor> inputs;
-  std::vector<at::Tensor> outputs;
+  bool data_free = false;                // the call is on meta tensors
+  ns3::Ptr<TensorCollectiveData> data;  // null for a data-free call and a barrier
   std::vector<std::shared_ptr<SimWork>> works;
-  std::vector<bool> entered;
   int completed = 0;
-  at::Tensor result;
-  bool result_known = false;
 };
 
 CollectiveEngine::CollectiveEngine(Kernel& kernel,
                                    const std::vector<ns3::Ptr<ns3::MessageTransport>>& transports,
-                                   const GroupTable& groups, CollectiveChoices choices,
+                                   const GroupTable& groups, CollectiveSelection selection,
                                    std::map<uint64_t, std::string>& channel_labels)
     : kernel_(kernel),
       transports_(transports),
       groups_(groups),
-      choices_(std::move(choices)),
+      selection_(std::move(selection)),
       channel_labels_(channel_labels) {}
 
 CollectiveEngine::~CollectiveEngine() {
@@ -44,35 +44,57 @@ CollectiveEngine::~CollectiveEngine() {
   for (auto& [key, call] : calls_) call->net->Dispose();
 }
 
+namespace {
+// The tensor whose type the call's elements have.
+const at::Tensor& typed(const CollectiveArgs& args) {
+  return args.output.defined() ? args.output : args.input;
+}
+// A call on meta tensors moves its bytes through the network and no data.
+bool data_free(const CollectiveArgs& args) {
+  return typed(args).defined() && typed(args).is_meta();
+}
+}  // namespace
+
 CollectiveEngine::Call& CollectiveEngine::start(int group, uint64_t seq,
                                                 const CollectiveArgs& args, uint64_t bytes) {
   const auto& members = groups_.members(group);
   const size_t n = members.size();
+  const CollectiveOp& op = collective_op(args.op);
   auto call = std::make_unique<Call>();
   call->engine = this;
-  call->op = &collective_op(args.op);
   call->group = group;
   call->seq = seq;
   call->first = args;
   call->first.input = at::Tensor();
   call->first.output = at::Tensor();
   call->bytes = bytes;
-  call->inputs.resize(n);
-  call->outputs.resize(n);
+  call->data_free = data_free(args);
   call->works.resize(n);
-  call->entered.assign(n, false);
 
-  auto chosen = choices_.find(args.op);
-  ns3::CollectiveHelper helper(op_name(args.op), chosen == choices_.end()
-                                                     ? call->op->default_algorithm
-                                                     : chosen->second.algorithm);
-  if (chosen != choices_.end()) {
-    for (const auto& [name, value] : chosen->second.attributes) {
-      helper.SetAttribute(name, ns3::StringValue(value));
-    }
+  const CollectiveChoice choice = selection_.choose(args.op, bytes, static_cast<int>(n));
+  const std::string& algorithm = choice.algorithm;
+  ns3::CollectiveHelper helper(op_name(args.op), algorithm);
+  for (const auto& [name, value] : choice.attributes) {
+    helper.SetAttribute(name, ns3::StringValue(value));
   }
-  if (call->op->configure != nullptr) call->op->configure(helper, args);
-  call->net = helper.Create();
+  ns3::Ptr<ns3::Collective> net = helper.Create();
+  auto scheduled = ns3::DynamicCast<ns3::ScheduledCollective>(net);
+  if (scheduled) {
+    if (typed(args).defined()) {
+      scheduled->SetAttribute("ElementBytes",
+                              ns3::UintegerValue(static_cast<uint32_t>(typed(args).element_size())));
+    }
+    if (op.rooted) scheduled->SetAttribute("Root", ns3::UintegerValue(static_cast<uint32_t>(args.root)));
+    if (!data_free(args) && args.op != OpType::kBarrier) {
+      call->data = ns3::Create<TensorCollectiveData>(static_cast<int>(n), args.reduce);
+      scheduled->SetData(call->data);
+    }
+  } else if (!data_free(args) && args.op != OpType::kBarrier) {
+    throw std::invalid_argument(std::string(op_name(args.op)) + " algorithm \"" + algorithm +
+                                "\" simulates timing only (it is not an ns3::ScheduledCollective), "
+                                "so it cannot carry this call's tensors; use it with meta tensors");
+  }
+  call->net = net;
   std::vector<ns3::Ptr<ns3::MessageTransport>> participants;
   for (int member : members) participants.push_back(transports_[static_cast<size_t>(member)]);
   call->net->SetCompletionCallback(ns3::MakeBoundCallback(&CollectiveEngine::member_done, call.get()));
@@ -95,23 +117,34 @@ std::shared_ptr<SimWork> CollectiveEngine::enter(int group, uint64_t seq, int in
 
   auto it = calls_.find(std::make_pair(group, seq));
   Call& call = it == calls_.end() ? start(group, seq, args, bytes) : *it->second;
-  if (call.first.op != args.op || call.bytes != bytes || call.first.root != args.root ||
-      call.first.reduce != args.reduce) {
+  // An all-to-all-v's members send buffers of their own sizes; every other call has one size.
+  const bool sized = args.send_counts.empty() && call.first.send_counts.empty();
+  if (call.first.op != args.op || (sized && call.bytes != bytes) ||
+      (op.rooted && call.first.root != args.root) || call.first.reduce != args.reduce ||
+      call.data_free != data_free(args)) {
     std::ostringstream out;
     out << "rank " << rank << " called " << name << " (" << bytes << " bytes";
-    if (args.op == OpType::kBroadcast) out << ", root " << args.root;
-    out << ") as call #" << seq << " of " << groups_.label(group)
-        << ", which another member began as " << op_name(call.first.op) << " (" << call.bytes
-        << " bytes";
-    if (call.first.op == OpType::kBroadcast) out << ", root " << call.first.root;
-    out << "); every member must make the same collective calls in the same order";
+    if (op.rooted) out << ", root " << args.root;
+    out << (data_free(args) ? ", meta" : "") << ") as call #" << seq << " of "
+        << groups_.label(group) << ", which another member began as " << op_name(call.first.op)
+        << " (" << call.bytes << " bytes";
+    if (collective_op(call.first.op).rooted) out << ", root " << call.first.root;
+    out << (call.data_free ? ", meta" : "")
+        << "); every member must make the same collective calls in the same order";
     throw std::invalid_argument(out.str());
   }
   const size_t i = static_cast<size_t>(index);
-  if (args.input.defined()) call.inputs[i] = args.input.detach().contiguous().clone();
-  call.outputs[i] = args.output;
+  if (call.data) call.data->attach(index, args.input, args.output);
+  if (!args.send_counts.empty()) {
+    auto scheduled = ns3::DynamicCast<ns3::ScheduledCollective>(call.net);
+    if (!scheduled) {
+      throw std::invalid_argument(std::string(name) + ": the algorithm of call #" +
+                                  std::to_string(seq) + " of " + groups_.label(group) +
+                                  " takes no split sizes");
+    }
+    scheduled->SetSplits(static_cast<uint32_t>(index), args.send_counts, args.recv_counts);
+  }
   call.works[i] = work;
-  call.entered[i] = true;
   call.net->Enter(static_cast<uint32_t>(index));
   return work;
 }
@@ -121,43 +154,14 @@ void CollectiveEngine::member_done(Call* call, uint32_t index) {
 }
 
 void CollectiveEngine::finish(Call& call, uint32_t index) {
-  const size_t i = index;
-  const size_t n = call.inputs.size();
-  const CollectiveOp& op = *call.op;
-  if (!call.result_known) {
-    bool ready = true;
-    if (op.needs == CollectiveOp::Needs::kEveryone) {
-      ready = std::all_of(call.entered.begin(), call.entered.end(), [](bool e) { return e; });
-    } else if (op.needs == CollectiveOp::Needs::kRoot) {
-      ready = call.entered[static_cast<size_t>(call.first.root)];
-    }
-    if (ready) {
-      call.result = op.result(call.inputs, call.first);
-      call.result_known = true;
-    }
-  }
-  std::string error;
-  const char* name = op_name(op.op);
-  if (op.needs != CollectiveOp::Needs::kNothing) {
-    if (!call.result_known) {
-      error = std::string(name) + " call #" + std::to_string(call.seq) + " of " +
-              groups_.label(call.group) +
-              " completed on the network before every contribution was known";
-    } else if (call.result.numel() != call.outputs[i].numel()) {
-      error = std::string(name) + ": output of " + std::to_string(call.outputs[i].numel()) +
-              " elements for a result of " + std::to_string(call.result.numel());
-    } else if (!(op.op == OpType::kBroadcast && static_cast<int>(index) == call.first.root)) {
-      call.outputs[i].copy_(call.result.view(call.outputs[i].sizes()));
-    }
-  }
-  auto work = call.works[i];
-  call.outputs[i] = at::Tensor();
-  if (++call.completed == static_cast<int>(n)) {
+  if (call.data) call.data->detach(static_cast<int>(index));
+  auto work = call.works[index];
+  if (++call.completed == static_cast<int>(call.works.size())) {
     // Every message of the call has been delivered: its channel will not be seen again.
     channel_labels_.erase(call.net->GetChannel());
     calls_.erase(std::make_pair(call.group, call.seq));  // destroys `call`
   }
-  work->complete(error);
+  work->complete("");
 }
 
 }  // namespace uniference

@@ -1,10 +1,12 @@
 // The collectives of one simulated run in progress: each call of a group becomes one ns-3
 // Collective (the algorithm the scenario chose for its operation, else the operation's
-// default) over the members' transports, and its tensor result is built in memory, in
-// group order, so every member sees exactly what a real run gives it.
+// default) over the members' transports. Its messages carry the members' tensors
+// (TensorCollectiveData), so each member's result is what the algorithm's own schedule
+// computed; a call on meta tensors moves its bytes and no data.
 #pragma once
 
 #include "bridge/collective_ops.h"
+#include "bridge/collective_presets.h"
 #include "bridge/group_table.h"
 #include "bridge/kernel.h"
 #include "bridge/sim_work.h"
@@ -22,19 +24,12 @@
 
 namespace uniference {
 
-// The algorithm and Attributes a scenario chose for one operation.
-struct CollectiveChoice {
-  std::string algorithm;  // registered with ns3::CollectiveHelper for the operation
-  std::vector<std::pair<std::string, std::string>> attributes;  // Attribute name, value text
-};
-using CollectiveChoices = std::map<OpType, CollectiveChoice>;
-
 class CollectiveEngine {
  public:
   // channel_labels: where each call's channel is named after its operation, for the
   // message records; entries are removed when the call is done.
   CollectiveEngine(Kernel& kernel, const std::vector<ns3::Ptr<ns3::MessageTransport>>& transports,
-                   const GroupTable& groups, CollectiveChoices choices,
+                   const GroupTable& groups, CollectiveSelection selection,
                    std::map<uint64_t, std::string>& channel_labels);
   ~CollectiveEngine();
 
@@ -51,7 +46,7 @@ class CollectiveEngine {
   Kernel& kernel_;
   std::vector<ns3::Ptr<ns3::MessageTransport>> transports_;
   const GroupTable& groups_;
-  CollectiveChoices choices_;
+  CollectiveSelection selection_;
   std::map<uint64_t, std::string>& channel_labels_;
   std::map<std::pair<int, uint64_t>, std::unique_ptr<Call>> calls_;
 };

@@ -1,58 +1,37 @@
 #include "bridge/collective_ops.h"
 
-#include <ns3/collective-helper.h>
-#include <ns3/uinteger.h>
-
 #include <stdexcept>
 
 namespace uniference {
 
 uint64_t tensor_bytes(const at::Tensor& t) {
-  return static_cast<uint64_t>(t.numel()) * static_cast<uint64_t>(t.element_size());
+  return t.defined() ? static_cast<uint64_t>(t.numel()) * static_cast<uint64_t>(t.element_size())
+                     : 0;
 }
 
 namespace {
 
-at::Tensor reduce_in_order(const std::vector<at::Tensor>& inputs, const CollectiveArgs& args) {
-  at::Tensor result = inputs[0].clone();
-  for (size_t k = 1; k < inputs.size(); ++k) {
-    switch (args.reduce) {
-      case ReduceOp::kSum:
-        result.add_(inputs[k]);
-        break;
-      case ReduceOp::kMax:
-        result = at::maximum(result, inputs[k]);
-        break;
-      case ReduceOp::kMin:
-        result = at::minimum(result, inputs[k]);
-        break;
-    }
-  }
-  return result;
+uint64_t output_bytes(const CollectiveArgs& a, int) { return tensor_bytes(a.output); }
+uint64_t input_bytes(const CollectiveArgs& a, int) { return tensor_bytes(a.input); }
+uint64_t input_bytes_times_n(const CollectiveArgs& a, int n) {
+  return tensor_bytes(a.input) * static_cast<uint64_t>(n);
 }
+uint64_t output_bytes_times_n(const CollectiveArgs& a, int n) {
+  return tensor_bytes(a.output) * static_cast<uint64_t>(n);
+}
+uint64_t no_bytes(const CollectiveArgs&, int) { return 0; }
 
 const std::vector<CollectiveOp>& table() {
-  using Needs = CollectiveOp::Needs;
   static const std::vector<CollectiveOp> ops = {
-      {OpType::kBroadcast, "ring", Needs::kRoot,
-       [](const CollectiveArgs& a, int) { return tensor_bytes(a.output); },
-       [](const std::vector<at::Tensor>& in, const CollectiveArgs& a) {
-         return in[static_cast<size_t>(a.root)];
-       },
-       [](ns3::CollectiveHelper& helper, const CollectiveArgs& a) {
-         helper.SetAttribute("Root", ns3::UintegerValue(static_cast<uint32_t>(a.root)));
-       }},
-      {OpType::kAllReduce, "ring", Needs::kEveryone,
-       [](const CollectiveArgs& a, int) { return tensor_bytes(a.input); }, reduce_in_order,
-       nullptr},
-      {OpType::kAllGather, "ring", Needs::kEveryone,
-       [](const CollectiveArgs& a, int n) { return tensor_bytes(a.input) * uint64_t(n); },
-       [](const std::vector<at::Tensor>& in, const CollectiveArgs&) { return at::cat(in, 0); },
-       nullptr},
-      {OpType::kBarrier, "dissemination", Needs::kNothing,
-       [](const CollectiveArgs&, int) { return uint64_t(0); },
-       [](const std::vector<at::Tensor>&, const CollectiveArgs&) { return at::Tensor(); },
-       nullptr},
+      {OpType::kBroadcast, "ring", true, output_bytes},
+      {OpType::kAllReduce, "ring", false, output_bytes},
+      {OpType::kAllGather, "ring", false, input_bytes_times_n},
+      {OpType::kBarrier, "dissemination", false, no_bytes},
+      {OpType::kReduceScatter, "ring", false, input_bytes},
+      {OpType::kAllToAll, "direct", false, input_bytes},
+      {OpType::kReduce, "ring", true, output_bytes},
+      {OpType::kGather, "direct", true, input_bytes_times_n},
+      {OpType::kScatter, "direct", true, output_bytes_times_n},
   };
   return ops;
 }

@@ -3,7 +3,7 @@
 // up in the registries of network_registry.h.
 #pragma once
 
-#include "bridge/collective_engine.h"
+#include "bridge/collective_presets.h"
 
 #include <ns3/data-rate.h>
 #include <ns3/nstime.h>
@@ -32,8 +32,10 @@ struct NetworkConfig {
   // ns-3 Attribute defaults ("ns3::TcpSocket::InitialCwnd", "10"), applied before anything
   // is built, in order; the fields above are set on the objects themselves and win.
   std::vector<std::pair<std::string, std::string>> ns3_defaults;
-  // Per operation, the algorithm and its Attributes; unset operations run their default.
+  // Per operation, the algorithm and its Attributes; operations not named here follow the
+  // preset, or without one run their default.
   CollectiveChoices collectives;
+  std::string collective_preset;  // a name of collective_presets(), or empty
 };
 
 }  // namespace uniference

@@ -10,7 +10,7 @@
 namespace uniference {
 
 SimBackend::SimBackend(Kernel& kernel, std::vector<ns3::Ptr<ns3::MessageTransport>> transports,
-                       CollectiveChoices collectives)
+                       CollectiveSelection collectives)
     : kernel_(kernel),
       transports_(std::move(transports)),
       groups_(static_cast<int>(transports_.size())),

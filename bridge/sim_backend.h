@@ -26,7 +26,7 @@ class SimBackend {
  public:
   // transports[r] is world rank r's endpoint; the kernel's LP r is world rank r.
   SimBackend(Kernel& kernel, std::vector<ns3::Ptr<ns3::MessageTransport>> transports,
-             CollectiveChoices collectives = {});
+             CollectiveSelection collectives = {});
   ~SimBackend();
   SimBackend(const SimBackend&) = delete;
   SimBackend& operator=(const SimBackend&) = delete;

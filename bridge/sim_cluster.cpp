@@ -39,10 +39,15 @@ void SimCluster::build_network() {
     if (!problem.empty()) throw std::invalid_argument(problem);
     ns3::Config::SetDefault(name, ns3::StringValue(value));
   }
+  if (!network_.collective_preset.empty()) collective_presets().at(network_.collective_preset);
   const Topology& topology = topologies().at(network_.topology);
+  CollectiveSelection selection{
+      network_.collectives, network_.collective_preset,
+      LinkFacts{double(network_.link_rate.GetBitRate()), network_.link_delay.GetSeconds(),
+                network_.mtu}};
   backend_ = std::make_unique<SimBackend>(
       kernel_, topology.build(network_, static_cast<uint32_t>(shards_.size())),
-      network_.collectives);
+      std::move(selection));
 }
 
 RunOutcome SimCluster::run() {

@@ -54,7 +54,6 @@ WorkPtr SimComm::ibroadcast(at::Tensor& tensor, int root) {
   world_rank(root, "broadcast");
   CollectiveArgs args{OpType::kBroadcast};
   args.root = root;
-  if (index_ == root) args.input = tensor;
   args.output = tensor;
   return collective(args);
 }
@@ -62,25 +61,117 @@ WorkPtr SimComm::ibroadcast(at::Tensor& tensor, int root) {
 WorkPtr SimComm::iall_reduce(at::Tensor& tensor, ReduceOp op) {
   CollectiveArgs args{OpType::kAllReduce};
   args.reduce = op;
-  args.input = tensor;
   args.output = tensor;
   return collective(args);
 }
 
 WorkPtr SimComm::iall_gather(at::Tensor& output, const at::Tensor& input) {
-  if (output.numel() != input.numel() * size()) {
-    throw std::invalid_argument("all_gather on rank " + std::to_string(index_) + ": output has " +
-                                std::to_string(output.numel()) + " elements, expected " +
-                                std::to_string(input.numel() * size()));
-  }
+  check_numel("all_gather", "output", output, input.numel() * size());
   CollectiveArgs args{OpType::kAllGather};
-  args.input = input.reshape({1, input.numel()});
+  args.input = input;
   args.output = output;
   return collective(args);
 }
 
 WorkPtr SimComm::ibarrier() {
   return collective(CollectiveArgs{OpType::kBarrier});
+}
+
+void SimComm::check_numel(const char* operation, const char* what, const at::Tensor& tensor,
+                          int64_t expected) const {
+  const int64_t has = tensor.defined() ? tensor.numel() : 0;
+  if (has != expected) {
+    throw std::invalid_argument(std::string(operation) + " on rank " + std::to_string(index_) +
+                                ": " + what + " has " + std::to_string(has) +
+                                " elements, expected " + std::to_string(expected));
+  }
+}
+
+WorkPtr SimComm::ireduce_scatter(at::Tensor& output, const at::Tensor& input, ReduceOp op) {
+  check_numel("reduce_scatter", "input", input, output.numel() * size());
+  CollectiveArgs args{OpType::kReduceScatter};
+  args.reduce = op;
+  args.input = input;
+  args.output = output;
+  return collective(args);
+}
+
+WorkPtr SimComm::iall_to_all(at::Tensor& output, const at::Tensor& input) {
+  check_numel("all_to_all", "output", output, input.numel());
+  if (input.numel() % size() != 0) {
+    throw std::invalid_argument("all_to_all on rank " + std::to_string(index_) + ": " +
+                                std::to_string(input.numel()) +
+                                " elements do not split into " + std::to_string(size()) +
+                                " equal blocks");
+  }
+  CollectiveArgs args{OpType::kAllToAll};
+  args.input = input;
+  args.output = output;
+  return collective(args);
+}
+
+WorkPtr SimComm::iall_to_all_v(at::Tensor& output, const at::Tensor& input,
+                               const std::vector<int64_t>& output_splits,
+                               const std::vector<int64_t>& input_splits) {
+  auto counts = [&](const at::Tensor& t, const std::vector<int64_t>& rows, const char* what) {
+    if (rows.size() != static_cast<size_t>(size())) {
+      throw std::invalid_argument("all_to_all_v on rank " + std::to_string(index_) + ": " +
+                                  what + " splits has " + std::to_string(rows.size()) +
+                                  " entries for a group of " + std::to_string(size()));
+    }
+    const int64_t row = t.dim() == 0 || t.size(0) == 0 ? 0 : t.numel() / t.size(0);
+    std::vector<uint64_t> elements;
+    int64_t total = 0;
+    for (int64_t r : rows) {
+      if (r < 0) {
+        throw std::invalid_argument("all_to_all_v on rank " + std::to_string(index_) +
+                                    ": negative split " + std::to_string(r));
+      }
+      elements.push_back(static_cast<uint64_t>(r * row));
+      total += r;
+    }
+    check_numel("all_to_all_v", what, t, total * row);
+    return elements;
+  };
+  CollectiveArgs args{OpType::kAllToAll};
+  args.input = input;
+  args.output = output;
+  args.send_counts = counts(input, input_splits, "input");
+  args.recv_counts = counts(output, output_splits, "output");
+  return collective(args);
+}
+
+WorkPtr SimComm::ireduce(at::Tensor& tensor, int root, ReduceOp op) {
+  world_rank(root, "reduce");
+  CollectiveArgs args{OpType::kReduce};
+  args.reduce = op;
+  args.root = root;
+  args.output = tensor;
+  return collective(args);
+}
+
+WorkPtr SimComm::igather(at::Tensor& output, const at::Tensor& input, int root) {
+  world_rank(root, "gather");
+  CollectiveArgs args{OpType::kGather};
+  args.root = root;
+  args.input = input;
+  if (index_ == root) {
+    check_numel("gather", "output", output, input.numel() * size());
+    args.output = output;
+  }
+  return collective(args);
+}
+
+WorkPtr SimComm::iscatter(at::Tensor& output, const at::Tensor& input, int root) {
+  world_rank(root, "scatter");
+  CollectiveArgs args{OpType::kScatter};
+  args.root = root;
+  args.output = output;
+  if (index_ == root) {
+    check_numel("scatter", "input", input, output.numel() * size());
+    args.input = input;
+  }
+  return collective(args);
 }
 
 std::shared_ptr<Comm> SimComm::split(const std::vector<int>& ranks) {

@@ -26,11 +26,23 @@ class SimComm : public Comm {
   WorkPtr iall_reduce(at::Tensor& tensor, ReduceOp op = ReduceOp::kSum) override;
   WorkPtr iall_gather(at::Tensor& output, const at::Tensor& input) override;
   WorkPtr ibarrier() override;
+  WorkPtr ireduce_scatter(at::Tensor& output, const at::Tensor& input,
+                          ReduceOp op = ReduceOp::kSum) override;
+  WorkPtr iall_to_all(at::Tensor& output, const at::Tensor& input) override;
+  WorkPtr iall_to_all_v(at::Tensor& output, const at::Tensor& input,
+                        const std::vector<int64_t>& output_splits,
+                        const std::vector<int64_t>& input_splits) override;
+  WorkPtr ireduce(at::Tensor& tensor, int root, ReduceOp op = ReduceOp::kSum) override;
+  WorkPtr igather(at::Tensor& output, const at::Tensor& input, int root) override;
+  WorkPtr iscatter(at::Tensor& output, const at::Tensor& input, int root) override;
   std::shared_ptr<Comm> split(const std::vector<int>& ranks) override;
 
  private:
   int world_rank(int group_rank, const char* operation) const;
   WorkPtr collective(const CollectiveArgs& args);
+  // Throws std::invalid_argument unless `tensor` has `expected` elements.
+  void check_numel(const char* operation, const char* what, const at::Tensor& tensor,
+                   int64_t expected) const;
 
   SimBackend& backend_;
   int group_;

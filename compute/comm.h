@@ -17,10 +17,22 @@ enum class ReduceOp { kSum, kMax, kMin };
 
 // The operations of Comm, named as c10d's OpType names them. Reports, traces and the
 // simulated backend's table of operations (bridge/collective_ops) refer to calls by it.
-enum class OpType { kSend, kRecv, kBroadcast, kAllReduce, kAllGather, kBarrier };
+enum class OpType {
+  kSend,
+  kRecv,
+  kBroadcast,
+  kAllReduce,
+  kAllGather,
+  kBarrier,
+  kReduceScatter,
+  kAllToAll,
+  kReduce,
+  kGather,
+  kScatter
+};
 
-// "send", "recv", "broadcast", "all_reduce", "all_gather", "barrier": torch.distributed's
-// function names, which scenarios use too.
+// "send", "recv", "broadcast", "all_reduce", ...: torch.distributed's function names, which
+// scenarios use too.
 constexpr const char* op_name(OpType op) {
   switch (op) {
     case OpType::kSend:
@@ -35,6 +47,16 @@ constexpr const char* op_name(OpType op) {
       return "all_gather";
     case OpType::kBarrier:
       return "barrier";
+    case OpType::kReduceScatter:
+      return "reduce_scatter";
+    case OpType::kAllToAll:
+      return "all_to_all";
+    case OpType::kReduce:
+      return "reduce";
+    case OpType::kGather:
+      return "gather";
+    case OpType::kScatter:
+      return "scatter";
   }
   return "?";
 }
@@ -68,6 +90,26 @@ class Comm {
   // order (c10d's all_gather_into_tensor).
   virtual WorkPtr iall_gather(at::Tensor& output, const at::Tensor& input) = 0;
   virtual WorkPtr ibarrier() = 0;
+  // input holds size() blocks along dim 0; rank r's output gets the reduction of every
+  // rank's block r (c10d's reduce_scatter_tensor).
+  virtual WorkPtr ireduce_scatter(at::Tensor& output, const at::Tensor& input,
+                                  ReduceOp op = ReduceOp::kSum) = 0;
+  // Block j of input (along dim 0, size() equal blocks) goes to rank j, and output's block j
+  // comes from rank j (c10d's all_to_all_single without split sizes).
+  virtual WorkPtr iall_to_all(at::Tensor& output, const at::Tensor& input) = 0;
+  // As iall_to_all, with the rows (dim 0) of each block given: input_splits[j] rows go to
+  // rank j, output_splits[j] rows come from it (all_to_all_single with split sizes).
+  virtual WorkPtr iall_to_all_v(at::Tensor& output, const at::Tensor& input,
+                                const std::vector<int64_t>& output_splits,
+                                const std::vector<int64_t>& input_splits) = 0;
+  // In place at root: its tensor ends up holding the reduction; other ranks' are unchanged.
+  virtual WorkPtr ireduce(at::Tensor& tensor, int root, ReduceOp op = ReduceOp::kSum) = 0;
+  // Root's output (size() copies of input's shape along dim 0, in rank order) gets every
+  // rank's input; elsewhere output is ignored and may be undefined.
+  virtual WorkPtr igather(at::Tensor& output, const at::Tensor& input, int root) = 0;
+  // Root's input holds size() blocks along dim 0; rank r's output gets block r. Elsewhere
+  // input is ignored and may be undefined.
+  virtual WorkPtr iscatter(at::Tensor& output, const at::Tensor& input, int root) = 0;
 
   // Blocking forms: the asynchronous operation, then wait().
   void send(const at::Tensor& tensor, int dst, int tag = 0) { isend(tensor, dst, tag)->wait(); }
@@ -80,6 +122,26 @@ class Comm {
     iall_gather(output, input)->wait();
   }
   void barrier() { ibarrier()->wait(); }
+  void reduce_scatter(at::Tensor& output, const at::Tensor& input, ReduceOp op = ReduceOp::kSum) {
+    ireduce_scatter(output, input, op)->wait();
+  }
+  void all_to_all(at::Tensor& output, const at::Tensor& input) {
+    iall_to_all(output, input)->wait();
+  }
+  void all_to_all_v(at::Tensor& output, const at::Tensor& input,
+                    const std::vector<int64_t>& output_splits,
+                    const std::vector<int64_t>& input_splits) {
+    iall_to_all_v(output, input, output_splits, input_splits)->wait();
+  }
+  void reduce(at::Tensor& tensor, int root, ReduceOp op = ReduceOp::kSum) {
+    ireduce(tensor, root, op)->wait();
+  }
+  void gather(at::Tensor& output, const at::Tensor& input, int root) {
+    igather(output, input, root)->wait();
+  }
+  void scatter(at::Tensor& output, const at::Tensor& input, int root) {
+    iscatter(output, input, root)->wait();
+  }
 
   // A sub-group of this communicator's ranks (c10d's new_group). Every rank of this
   // communicator calls split with the same list, in the same order of calls; members

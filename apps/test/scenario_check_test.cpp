@@ -106,8 +106,16 @@ TEST(ScenarioCheck, CollectivesNameRegisteredAlgorithmsAndAttributes) {
   EXPECT_EQ(c.network.collectives.at(OpType::kBroadcast).algorithm, "ring");
   doc["collectives"] = {{"all_reduse", {{"algorithm", "ring"}}}};
   check_error(doc, "/collectives/all_reduse");
-  doc["collectives"] = {{"all_reduce", {{"algorithm", "tree"}}}};
+  doc["collectives"] = {{"all_reduce", {{"algorithm", "butterfly"}}}};
   check_error(doc, "/collectives/all_reduce/algorithm");
+  doc["collectives"] = {{"all_to_all", {{"algorithm", "ring"}}}};
+  check_error(doc, "/collectives/all_to_all/algorithm");
+  doc["collectives"] = {{"preset", "gloo"}, {"broadcast", {{"algorithm", "ring"}}}};
+  const CheckedScenario preset = check_scenario(parse_scenario(doc, "q.json"));
+  EXPECT_EQ(preset.network.collective_preset, "gloo");
+  EXPECT_EQ(preset.network.collectives.at(OpType::kBroadcast).algorithm, "ring");
+  doc["collectives"] = {{"preset", "mpich"}};
+  check_error(doc, "/collectives/preset");
   doc["collectives"] = {{"all_reduce", {{"algorithm", "ring"}, {"attributes", {{"Nope", 1}}}}}};
   check_error(doc, "/collectives/all_reduce/attributes/Nope");
 }
