@@ -156,7 +156,8 @@ std::vector<ColltestRow> run_colltest(const CheckedScenario& scenario, const Col
       sizes.size(), std::vector<std::vector<int64_t>>(size_t(total), std::vector<int64_t>(size_t(n))));
   SimCluster cluster(network);
   for (int r = 0; r < n; ++r) {
-    cluster.add_rank(make_measured_meter(0.0), [&](Comm& comm) {
+    // Modeled compute: the shard code between calls is bookkeeping on meta tensors.
+    cluster.add_rank(make_modeled_meter(scenario.device), [&](Comm& comm) {
       for (size_t k = 0; k < sizes.size(); ++k) {
         if (comm.rank() == 0 && progress) progress(sizes[k]);
         for (int i = 0; i < total; ++i) {

@@ -151,7 +151,8 @@ int colltest_command(const std::vector<std::string>& args) {
         std::cerr << "uniference colltest: " << bytes << " bytes\n";
       });
     } catch (const std::invalid_argument& e) {
-      return usage_error(std::string("colltest: ") + e.what());
+      std::cerr << "uniference: colltest: " << e.what() << "\n";
+      return kExitUsage;
     }
     std::cout << uniference::colltest_table(rows);
     if (!csv.empty()) uniference::write_file_atomically(csv, uniference::colltest_csv(rows));
