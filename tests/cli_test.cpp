@@ -176,7 +176,8 @@ TEST(Cli, HelpDocumentsEveryOption) {
   Result result = run_uniference("--help");
   EXPECT_EQ(result.exit_code, 0);
   for (const char* option :
-       {"run SCENARIO.json", "validate SCENARIO.json", "--out", "--quiet", "--help", "deadlock"}) {
+       {"run SCENARIO.json", "validate SCENARIO.json", "--out", "--quiet", "--help", "deadlock",
+        "colltest SCENARIO.json", "--preset", "--min-bytes", "--csv", "--plot"}) {
     EXPECT_NE(result.output.find(option), std::string::npos) << option;
   }
 }
@@ -194,6 +195,58 @@ TEST(Cli, UnknownOptionIsAUsageError) {
   Result result = run_uniference("run " + quickstart() + " --fast");
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_NE(result.output.find("--fast"), std::string::npos) << result.output;
+}
+
+// colltest: nccl-tests' CSV columns, one row per size, busbw = algbw x (n - 1) / n for an
+// all-gather, and no size faster than the links allow: each rank's link must bring in
+// (n - 1) / n of S at 1 Gbit/s.
+TEST(Cli, ColltestWritesNcclTestsColumnsWithinTheLinkLimit) {
+  TestDir dir;
+  Result result = run_uniference("colltest " + quickstart() +
+                                 " --op all_gather --ranks 4 --min-bytes 64K --max-bytes 256K"
+                                 " --iters 2 --csv " + (dir / "ag.csv"));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("busbw"), std::string::npos) << result.output;
+  std::istringstream csv(read_file(dir / "ag.csv"));
+  std::string line;
+  std::getline(csv, line);
+  EXPECT_EQ(line, "op,ranks,bytes,algorithm,time_s,algbw_GBps,busbw_GBps");
+  std::vector<uint64_t> sizes;
+  while (std::getline(csv, line)) {
+    std::vector<std::string> f;
+    std::stringstream fields(line);
+    for (std::string field; std::getline(fields, field, ',');) f.push_back(field);
+    ASSERT_EQ(f.size(), 7u) << line;
+    EXPECT_EQ(f[0], "all_gather");
+    EXPECT_EQ(f[1], "4");
+    EXPECT_EQ(f[3], "ring");  // the quickstart names no algorithm: the default
+    const double bytes = std::stod(f[2]), time = std::stod(f[4]);
+    const double algbw = std::stod(f[5]), busbw = std::stod(f[6]);
+    EXPECT_NEAR(algbw, bytes / time / 1e9, 1e-6 * algbw) << line;
+    EXPECT_NEAR(busbw, algbw * 3 / 4, 1e-6 * busbw) << line;
+    EXPECT_GT(time, 0.75 * bytes * 8 / 1e9) << line;
+    sizes.push_back(uint64_t(bytes));
+  }
+  EXPECT_EQ(sizes, (std::vector<uint64_t>{65536, 131072, 262144}));
+}
+
+TEST(Cli, ColltestBadOptionsExitWith2) {
+  Result op = run_uniference("colltest " + quickstart() + " --op all_reduse");
+  EXPECT_EQ(op.exit_code, 2);
+  EXPECT_NE(op.output.find("unknown --op all_reduse; known: all_reduce"), std::string::npos)
+      << op.output;
+  Result algorithm = run_uniference("colltest " + quickstart() + " --algorithm butterfly");
+  EXPECT_EQ(algorithm.exit_code, 2);
+  EXPECT_NE(algorithm.output.find("unknown --algorithm butterfly for all_reduce"),
+            std::string::npos)
+      << algorithm.output;
+  Result preset = run_uniference("colltest " + quickstart() + " --preset mpich");
+  EXPECT_EQ(preset.exit_code, 2);
+  EXPECT_NE(preset.output.find("unknown collective preset 'mpich'"), std::string::npos)
+      << preset.output;
+  Result size = run_uniference("colltest " + quickstart() + " --max-bytes 1X");
+  EXPECT_EQ(size.exit_code, 2);
+  EXPECT_NE(size.output.find("expected a byte count"), std::string::npos) << size.output;
 }
 
 }  // namespace

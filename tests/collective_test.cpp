@@ -158,3 +158,103 @@ TEST(Collectives, MismatchedCallsAreAnError) {
 
 }  // namespace
 }  // namespace uniference::test
+
+namespace uniference::test {
+namespace {
+
+// The span of a run's last all_reduce call, first start to last end, in seconds. With
+// `warm`, a first call of the same size opens the connections and grows their windows.
+double all_reduce_seconds(int n, const NetworkConfig& net, int64_t elements, bool warm = false) {
+  RunRecord record;
+  auto outcome = run_star(
+      n, net,
+      [&](Comm& comm) {
+        // Data-free: the bytes move through ns-3, nothing is allocated.
+        at::Tensor t = at::empty({elements}, at::TensorOptions().device(at::kMeta));
+        if (warm) {
+          comm.all_reduce(t);
+          comm.barrier();
+        }
+        comm.all_reduce(t);
+      },
+      &record);
+  EXPECT_EQ(outcome.status, RunOutcome::Status::kCompleted) << outcome.report;
+  int64_t start = INT64_MAX, end = 0, last_start = 0;
+  for (const Span& s : record.spans) {
+    if (s.name == "all_reduce") last_start = std::max(last_start, s.start_ns);
+  }
+  for (const Span& s : record.spans) {
+    // The last call's spans all start after every rank left the barrier before it.
+    if (s.name != "all_reduce" || (warm && s.end_ns < last_start)) continue;
+    start = std::min(start, s.start_ns);
+    end = std::max(end, s.end_ns);
+  }
+  return double(end - start) * 1e-9;
+}
+
+// The alpha-beta model of a ring all-reduce on the star, from the link physics: 2 (n - 1)
+// steps; a step's chunk c crosses two links through the hub: two propagation delays, the
+// hub's store-and-forward of its last frame, and c at the TCP payload rate of a link, whose
+// direction also carries the delayed ACKs (one per two segments) of the flow coming back.
+struct RingModel {
+  double latency;    // 2 (n - 1) (2 delay + store-and-forward of the last frame)
+  double bandwidth;  // 2 (n - 1) / n S / payload rate
+};
+RingModel ring_model(int n, double bytes, double rate, double delay) {
+  const double mss = 1448, overhead = 20 + 32 + 2;  // IPv4, TCP with timestamps, PPP
+  const double header = 24;                         // our message header
+  const double chunk = bytes / n;
+  const double last_frame = std::min(chunk + header, mss) + overhead;
+  const double payload_rate = rate / 8 * mss / (mss + overhead + overhead / 2);
+  return RingModel{2 * (n - 1) * (2 * delay + last_frame * 8 / rate),
+                   2.0 * (n - 1) / n * bytes / payload_rate};
+}
+
+TEST(RingAlphaBeta, BandwidthTermAt64MiBWithinOnePercent) {
+  const int n = 4;
+  NetworkConfig net;
+  net.link_rate = ns3::DataRate("1Gbps");
+  net.link_delay = ns3::MicroSeconds(50);
+  const int64_t elements = 16 << 20;  // 64 MiB of float32
+  const double measured = all_reduce_seconds(n, net, elements);
+  const RingModel model = ring_model(n, double(elements) * 4, 1e9, 50e-6);
+  const double bandwidth = measured - model.latency;
+  EXPECT_NEAR(bandwidth, model.bandwidth, 0.01 * model.bandwidth)
+      << "measured " << measured << " s, latency term " << model.latency << " s";
+}
+
+class RingLatencyTerm : public ::testing::TestWithParam<int64_t> {};
+
+TEST_P(RingLatencyTerm, WithinTenPercentOfAlpha) {
+  const int n = 4;
+  NetworkConfig net;
+  net.link_rate = ns3::DataRate("1Gbps");
+  net.link_delay = ns3::MicroSeconds(50);
+  const int64_t bytes = GetParam();
+  const double measured = all_reduce_seconds(n, net, bytes / 4, /*warm=*/true);
+  const RingModel model = ring_model(n, double(bytes), 1e9, 50e-6);
+  EXPECT_NEAR(measured - model.bandwidth, model.latency, 0.10 * model.latency)
+      << "S = " << bytes << ": measured " << measured << " s, bandwidth term " << model.bandwidth;
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, RingLatencyTerm, ::testing::Values(4 << 10, 16 << 10, 64 << 10));
+
+// On one topology, a tree's log2 n steps win for small buffers and a ring's bandwidth for
+// large ones.
+TEST(RingAgainstTree, TreeWinsSmallRingWinsLarge) {
+  const int n = 8;
+  auto seconds = [&](const std::string& algorithm, int64_t elements) {
+    NetworkConfig net;
+    net.collectives[OpType::kAllReduce] = CollectiveChoice{algorithm, {}};
+    return all_reduce_seconds(n, net, elements, /*warm=*/true);
+  };
+  const double ring_small = seconds("ring", 1024), tree_small = seconds("tree", 1024);
+  const double ring_large = seconds("ring", 1 << 20), tree_large = seconds("tree", 1 << 20);
+  EXPECT_LT(tree_small, ring_small) << "4 KiB";
+  EXPECT_LT(ring_large, tree_large) << "4 MiB";
+  std::printf("8 ranks: 4 KiB ring %.0f us, tree %.0f us; 4 MiB ring %.1f ms, tree %.1f ms\n",
+              ring_small * 1e6, tree_small * 1e6, ring_large * 1e3, tree_large * 1e3);
+}
+
+}  // namespace
+}  // namespace uniference::test

@@ -1,0 +1,100 @@
+// The presets choose what the libraries run, as their sources say (docs/collectives-backends.md),
+// and `auto` chooses what its model predicts fastest, which the simulation confirms.
+#include "bridge/collective_presets.h"
+#include "test_support.h"
+
+#include <gtest/gtest.h>
+
+namespace uniference::test {
+namespace {
+
+std::string attribute(const CollectiveChoice& choice, const std::string& name) {
+  for (const auto& [key, value] : choice.attributes) {
+    if (key == name) return value;
+  }
+  return "";
+}
+
+CollectiveChoice preset_choice(const std::string& preset, OpType op, uint64_t bytes, int n) {
+  CollectiveSelection selection{{}, preset, LinkFacts{}};
+  return selection.choose(op, bytes, n);
+}
+
+TEST(CollectivePresets, GlooRunsItsOwnSchedulesWithItsRendezvous) {
+  const std::pair<OpType, const char*> expected[] = {
+      {OpType::kAllReduce, "gloo"},   {OpType::kAllGather, "gloo"},
+      {OpType::kBroadcast, "gloo"},   {OpType::kAllToAll, "direct"},
+      {OpType::kGather, "direct"},    {OpType::kScatter, "direct"},
+      {OpType::kBarrier, "dissemination"}};
+  for (const auto& [op, algorithm] : expected) {
+    for (uint64_t bytes : {uint64_t(4096), uint64_t(64) << 20}) {
+      const CollectiveChoice choice = preset_choice("gloo", op, bytes, 4);
+      EXPECT_EQ(choice.algorithm, algorithm) << op_name(op);
+      // Gloo's TCP pair: a 48-byte preamble and a 48-byte send-ready notice with every
+      // message, and a 48-byte recv-ready notice that the data waits for.
+      EXPECT_EQ(attribute(choice, "MessageOverhead"), "96") << op_name(op);
+      EXPECT_EQ(attribute(choice, "ReadyBytes"), "48") << op_name(op);
+    }
+  }
+}
+
+TEST(CollectivePresets, NcclPicksTreeForSmallAndRingForLargeAllReduce) {
+  // NCCL's model at 1 Gbit/s, 16 ranks: ring 8.4 + 28 x 15 us of latency against the tree's
+  // 8.4 + 28 x 4; the tree's half bandwidth loses above a few MiB.
+  EXPECT_EQ(preset_choice("nccl", OpType::kAllReduce, 4096, 16).algorithm, "tree");
+  EXPECT_EQ(preset_choice("nccl", OpType::kAllReduce, uint64_t(64) << 20, 16).algorithm, "ring");
+  // Channels: one below 64 KiB (512 threads x 64 bytes x 2 channels), two above.
+  EXPECT_EQ(attribute(preset_choice("nccl", OpType::kAllGather, 16 << 10, 4), "Channels"), "1");
+  EXPECT_EQ(attribute(preset_choice("nccl", OpType::kAllGather, 1 << 20, 4), "Channels"), "2");
+  EXPECT_EQ(preset_choice("nccl", OpType::kBroadcast, 1 << 20, 4).algorithm, "ring");
+}
+
+TEST(CollectivePresets, ExplicitChoicesWinOverThePreset) {
+  CollectiveSelection selection{{{OpType::kAllReduce, CollectiveChoice{"tree", {}}}}, "gloo", {}};
+  EXPECT_EQ(selection.choose(OpType::kAllReduce, 1 << 20, 4).algorithm, "tree");
+  EXPECT_EQ(selection.choose(OpType::kBroadcast, 1 << 20, 4).algorithm, "gloo");
+  EXPECT_EQ(CollectiveSelection{}.choose(OpType::kAllReduce, 1 << 20, 4).algorithm, "ring");
+  EXPECT_THROW(preset_choice("mpich", OpType::kAllReduce, 1, 2), std::invalid_argument);
+}
+
+// What `auto` picks for a small all-reduce on 8 ranks is faster in simulation than the ring.
+TEST(CollectivePresets, AutoPicksWhatTheSimulationFindsFaster) {
+  const int n = 8;
+  const int64_t elements = 1024;  // 4 KiB
+  NetworkConfig net;
+  const CollectiveChoice pick = preset_choice("auto", OpType::kAllReduce, elements * 4, n);
+  ASSERT_NE(pick.algorithm, "ring");
+  auto seconds = [&](const std::string& algorithm) {
+    NetworkConfig chosen = net;
+    chosen.collectives[OpType::kAllReduce] = CollectiveChoice{algorithm, {}};
+    RunRecord record;
+    auto outcome = run_star(
+        n, chosen,
+        [&](Comm& comm) {
+          at::Tensor t = at::empty({elements}, at::TensorOptions().device(at::kMeta));
+          comm.all_reduce(t);  // opens the connections
+          comm.barrier();
+          comm.all_reduce(t);
+        },
+        &record);
+    EXPECT_EQ(outcome.status, RunOutcome::Status::kCompleted) << outcome.report;
+    int64_t last_start = 0, end = 0;
+    for (const Span& s : record.spans) {
+      if (s.name == "all_reduce") last_start = std::max(last_start, s.start_ns);
+    }
+    int64_t start = last_start;
+    for (const Span& s : record.spans) {
+      if (s.name != "all_reduce" || s.end_ns < last_start) continue;
+      start = std::min(start, s.start_ns);
+      end = std::max(end, s.end_ns);
+    }
+    return double(end - start) * 1e-9;
+  };
+  const double picked = seconds(pick.algorithm), ring = seconds("ring");
+  EXPECT_LT(picked, ring) << pick.algorithm;
+  std::printf("8 ranks, 4 KiB: auto picks %s, %.0f us; ring %.0f us\n", pick.algorithm.c_str(),
+              picked * 1e6, ring * 1e6);
+}
+
+}  // namespace
+}  // namespace uniference::test
