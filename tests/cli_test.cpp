@@ -230,6 +230,15 @@ TEST(Cli, ColltestWritesNcclTestsColumnsWithinTheLinkLimit) {
   EXPECT_EQ(sizes, (std::vector<uint64_t>{65536, 131072, 262144}));
 }
 
+TEST(Cli, ColltestPlotsThroughGnuplot) {
+  TestDir dir;
+  Result result = run_uniference("colltest " + quickstart() +
+                                 " --op broadcast --ranks 2 --min-bytes 4K --max-bytes 16K"
+                                 " --iters 1 --plot " + (dir / "bcast.png"));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(read_file(dir / "bcast.png").substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+}
+
 TEST(Cli, ColltestBadOptionsExitWith2) {
   Result op = run_uniference("colltest " + quickstart() + " --op all_reduse");
   EXPECT_EQ(op.exit_code, 2);
