@@ -15,6 +15,7 @@
 #include "apps/scenario_check.h"
 
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -106,6 +107,19 @@ int reference_command(const std::vector<std::string>& args) {
   }
 }
 
+// Runs a command, reporting a bad scenario (exit 2) or any other error (exit 1) in one line.
+int reporting_errors(const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const uniference::ScenarioError& e) {
+    std::cerr << "uniference: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "uniference: error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
 int colltest_command(const std::vector<std::string>& args) {
   uniference::ColltestOptions options;
   std::string scenario_path, csv, plot;
@@ -142,7 +156,7 @@ int colltest_command(const std::vector<std::string>& args) {
   } catch (const std::exception& e) {
     return usage_error(std::string("colltest: ") + e.what());
   }
-  try {
+  return reporting_errors([&] {
     const uniference::CheckedScenario checked =
         uniference::check_scenario(uniference::load_scenario(scenario_path, overrides));
     std::vector<uniference::ColltestRow> rows;
@@ -158,13 +172,7 @@ int colltest_command(const std::vector<std::string>& args) {
     if (!csv.empty()) uniference::write_file_atomically(csv, uniference::colltest_csv(rows));
     if (!plot.empty()) uniference::plot_colltest(rows, plot);
     return 0;
-  } catch (const uniference::ScenarioError& e) {
-    std::cerr << "uniference: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const std::exception& e) {
-    std::cerr << "uniference: error: " << e.what() << "\n";
-    return 1;
-  }
+  });
 }
 
 }  // namespace
@@ -208,7 +216,7 @@ int main(int argc, char** argv) {
   }
   if (scenario_path.empty()) return usage_error(command + " needs a scenario file");
 
-  try {
+  return reporting_errors([&] {
     uniference::Scenario scenario = uniference::load_scenario(scenario_path, overrides);
     if (command == "validate") {
       uniference::check_scenario(scenario);
@@ -226,11 +234,5 @@ int main(int argc, char** argv) {
     uniference::write_outputs(scenario, run.record, out_dir);
     if (!quiet) std::cerr << "uniference: wrote " << out_dir << "\n";
     return 0;
-  } catch (const uniference::ScenarioError& e) {
-    std::cerr << "uniference: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const std::exception& e) {
-    std::cerr << "uniference: error: " << e.what() << "\n";
-    return 1;
-  }
+  });
 }

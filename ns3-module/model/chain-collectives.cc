@@ -47,8 +47,7 @@ RingBroadcast::BuildProgram(uint32_t index, CollectiveProgram& program) const
     uint32_t next = (index + 1) % n;
     bool last = next == GetRoot();
     Region whole{CollectiveProgram::OUTPUT, 0, GetCount()};
-    for (const Region& piece :
-         CollectiveProgram::Slice(whole, std::max<uint64_t>(1, m_chunkBytes / GetElementBytes())))
+    for (const Region& piece : Pieces(whole, m_chunkBytes))
     {
         std::vector<Step> here;
         if (index != GetRoot())
@@ -105,8 +104,7 @@ RingReduce::BuildProgram(uint32_t index, CollectiveProgram& program) const
         program.UseScratch(GetCount());
         copied.push_back(program.Local(sums, whole, CollectiveProgram::COPY));
     }
-    for (const Region& piece :
-         CollectiveProgram::Slice(sums, std::max<uint64_t>(1, m_chunkBytes / GetElementBytes())))
+    for (const Region& piece : Pieces(sums, m_chunkBytes))
     {
         std::vector<Step> here = copied;
         if (!first)

@@ -116,6 +116,18 @@ DirectCollective::GetWindow() const
     return m_window;
 }
 
+std::vector<Region>
+DirectCollective::AddSlots(CollectiveProgram& program, uint64_t count) const
+{
+    std::vector<Region> slots;
+    for (uint32_t j = 0; j < GetN(); ++j)
+    {
+        slots.push_back(Region{CollectiveProgram::SCRATCH, j * count, count});
+    }
+    program.UseScratch(GetN() * count);
+    return slots;
+}
+
 Step
 DirectCollective::AddOrderedSum(CollectiveProgram& program,
                                 const Region& into,
@@ -151,12 +163,7 @@ DirectAllReduce::BuildProgram(uint32_t index, CollectiveProgram& program) const
     uint32_t n = GetN();
     uint64_t count = GetCount();
     Region whole{CollectiveProgram::OUTPUT, 0, count};
-    std::vector<Region> slot;
-    for (uint32_t j = 0; j < n; ++j)
-    {
-        slot.push_back(Region{CollectiveProgram::SCRATCH, j * count, count});
-    }
-    program.UseScratch(n * count);
+    std::vector<Region> slot = AddSlots(program, count);
     std::vector<Step> all{program.Local(slot[index], whole, CollectiveProgram::COPY)};
     AddSends(program, index, n, GetWindow(), [&](uint32_t) { return whole; }, all);
     for (uint32_t k = 1; k < n; ++k)
@@ -188,12 +195,7 @@ DirectReduceScatter::BuildProgram(uint32_t index, CollectiveProgram& program) co
     uint32_t n = GetN();
     Region input{CollectiveProgram::INPUT, 0, GetCount()};
     Region mine = CollectiveProgram::Part(input, n, index);
-    std::vector<Region> slot;
-    for (uint32_t j = 0; j < n; ++j)
-    {
-        slot.push_back(Region{CollectiveProgram::SCRATCH, j * mine.count, mine.count});
-    }
-    program.UseScratch(n * mine.count);
+    std::vector<Region> slot = AddSlots(program, mine.count);
     std::vector<Step> all{program.Local(slot[index], mine, CollectiveProgram::COPY)};
     AddSends(program, index, n, GetWindow(), [&](uint32_t j) { return CollectiveProgram::Part(input, n, j); }, all);
     for (uint32_t k = 1; k < n; ++k)
@@ -356,12 +358,7 @@ DirectReduce::BuildProgram(uint32_t index, CollectiveProgram& program) const
         program.Send(GetRoot(), whole);
         return;
     }
-    std::vector<Region> slot;
-    for (uint32_t j = 0; j < n; ++j)
-    {
-        slot.push_back(Region{CollectiveProgram::SCRATCH, j * count, count});
-    }
-    program.UseScratch(n * count);
+    std::vector<Region> slot = AddSlots(program, count);
     std::vector<Step> all{program.Local(slot[index], whole, CollectiveProgram::COPY)};
     for (uint32_t k = 1; k < n; ++k)
     {

@@ -45,6 +45,13 @@ class DirectCollective : public ScheduledCollective
                                                  const CollectiveProgram::Region& into,
                                                  const std::vector<CollectiveProgram::Region>& slot,
                                                  const std::vector<CollectiveProgram::Step>& after);
+    /**
+     * \brief One SCRATCH slot per participant, asked for from the program.
+     * \param program the program
+     * \param count elements of a slot
+     * \return the slots, in participant order
+     */
+    std::vector<CollectiveProgram::Region> AddSlots(CollectiveProgram& program, uint64_t count) const;
     /// \return the largest number of sends a participant has in flight; 0 for no limit
     uint32_t GetWindow() const;
 

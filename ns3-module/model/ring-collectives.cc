@@ -57,8 +57,7 @@ RingCollective::RingCollective(std::string operation)
 std::vector<Region>
 RingCollective::Pieces(const Region& block) const
 {
-    uint64_t pieceCount = m_chunkBytes == 0 ? 0 : std::max<uint64_t>(1, m_chunkBytes / GetElementBytes());
-    return CollectiveProgram::Slice(block, pieceCount);
+    return ScheduledCollective::Pieces(block, m_chunkBytes);
 }
 
 uint32_t

@@ -9,6 +9,8 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -143,6 +145,14 @@ double
 ScheduledCollective::GetBusBandwidthFactor() const
 {
     return GetBusBandwidthFactor(m_operation, GetN());
+}
+
+std::vector<CollectiveProgram::Region>
+ScheduledCollective::Pieces(const CollectiveProgram::Region& region, uint64_t chunkBytes) const
+{
+    return CollectiveProgram::Slice(
+        region,
+        chunkBytes == 0 ? 0 : std::max<uint64_t>(1, chunkBytes / m_elementBytes));
 }
 
 std::vector<uint64_t>

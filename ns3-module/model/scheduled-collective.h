@@ -106,6 +106,15 @@ class ScheduledCollective : public Collective
     virtual void BuildProgram(uint32_t index, CollectiveProgram& program) const = 0;
 
     /**
+     * \param region a region
+     * \param chunkBytes the largest piece in bytes (whole elements, at least one); 0 keeps the
+     *        region whole
+     * \return the region cut into pieces, as CollectiveProgram::Slice
+     */
+    std::vector<CollectiveProgram::Region> Pieces(const CollectiveProgram::Region& region,
+                                                  uint64_t chunkBytes) const;
+
+    /**
      * \param index a participant
      * \return the elements it sends to each participant: its all-to-all-v splits, else equal
      *         blocks of GetCount() / GetN()

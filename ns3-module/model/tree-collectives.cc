@@ -46,8 +46,7 @@ TreeCollective::TreeCollective(std::string operation)
 std::vector<Region>
 TreeCollective::Pieces(const Region& region) const
 {
-    uint64_t count = m_chunkBytes == 0 ? 0 : std::max<uint64_t>(1, m_chunkBytes / GetElementBytes());
-    return CollectiveProgram::Slice(region, count);
+    return ScheduledCollective::Pieces(region, m_chunkBytes);
 }
 
 TreeCollective::Node
