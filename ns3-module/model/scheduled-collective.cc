@@ -215,20 +215,27 @@ ScheduledCollective::WireBytes(const CollectiveProgram::Op& op) const
     return op.region.count * m_elementBytes + op.extraBytes + m_messageOverhead;
 }
 
-void
-ScheduledCollective::CheckSize(uint32_t index, CollectiveProgram::Step step, uint64_t bytes) const
+CollectiveProgram::Step
+ScheduledCollective::ReceiveStep(uint32_t index, uint32_t from, uint32_t sequence, uint64_t bytes) const
 {
-    const CollectiveProgram& program = m_runners[index]->program;
-    uint64_t expected = WireBytes(program.GetOps()[step]);
+    const Runner& r = *m_runners[index];
+    NS_ABORT_MSG_UNLESS(from < r.receives.size() && sequence < r.receives[from].size(),
+                        GetInstanceTypeId().GetName()
+                            << " on channel " << GetChannel() << ": participant " << index
+                            << " got message #" << sequence << " from " << from
+                            << ", which its program does not receive");
+    CollectiveProgram::Step step = r.receives[from][sequence];
+    uint64_t expected = WireBytes(r.program.GetOps()[step]);
     NS_ABORT_MSG_UNLESS(bytes == expected,
                         GetInstanceTypeId().GetName()
                             << " on channel " << GetChannel() << ": a message of " << bytes
-                            << " bytes for " << program.Describe(step) << ", which expects "
+                            << " bytes for " << r.program.Describe(step) << ", which expects "
                             << expected);
+    return step;
 }
 
-void
-ScheduledCollective::DoEnter(uint32_t index)
+std::unique_ptr<ScheduledCollective::Runner>
+ScheduledCollective::MakeRunner(uint32_t index) const
 {
     auto runner = std::make_unique<Runner>();
     runner->program = GetProgram(index);
@@ -260,45 +267,35 @@ ScheduledCollective::DoEnter(uint32_t index)
             runner->dependents[fill[dependencies[ops[s].firstDependency + d]]++] = s;
         }
     }
+    // Sends and receives by peer, in sequence order, to match messages and ready notices.
     for (uint32_t s = 0; s < steps; ++s)
     {
         const CollectiveProgram::Op& op = ops[s];
-        if (op.kind == CollectiveProgram::RECV)
+        if (op.kind == CollectiveProgram::LOCAL)
         {
-            NS_ABORT_MSG_UNLESS(op.peer < GetN(),
-                                GetInstanceTypeId().GetName() << ": " << runner->program.Describe(s)
-                                                              << " names no participant");
-            if (runner->receives.size() <= op.peer)
-            {
-                runner->receives.resize(op.peer + 1);
-            }
-            runner->receives[op.peer].push_back(s);
+            continue;
         }
-        else if (op.kind == CollectiveProgram::SEND)
+        NS_ABORT_MSG_UNLESS(op.peer < GetN(),
+                            GetInstanceTypeId().GetName() << ": " << runner->program.Describe(s)
+                                                          << " names no participant");
+        auto& byPeer = op.kind == CollectiveProgram::RECV ? runner->receives : runner->sends;
+        if (byPeer.size() <= op.peer)
         {
-            NS_ABORT_MSG_UNLESS(op.peer < GetN(),
-                                GetInstanceTypeId().GetName() << ": " << runner->program.Describe(s)
-                                                              << " names no participant");
-            if (runner->sends.size() <= op.peer)
-            {
-                runner->sends.resize(op.peer + 1);
-            }
-            runner->sends[op.peer].push_back(s);
+            byPeer.resize(op.peer + 1);
         }
+        byPeer[op.peer].push_back(s);
     }
-    m_runners[index] = std::move(runner);
+    return runner;
+}
+
+void
+ScheduledCollective::DoEnter(uint32_t index)
+{
+    m_runners[index] = MakeRunner(index);
     Runner& r = *m_runners[index];
     for (const auto& [key, bytes] : m_early[index])
     {
-        uint32_t from = key >> 32;
-        uint32_t sequence = key & 0xffffffffu;
-        NS_ABORT_MSG_UNLESS(from < r.receives.size() && sequence < r.receives[from].size(),
-                            GetInstanceTypeId().GetName()
-                                << " on channel " << GetChannel() << ": participant " << index
-                                << " got message #" << sequence << " from " << from
-                                << ", which its program does not receive");
-        CollectiveProgram::Step step = r.receives[from][sequence];
-        CheckSize(index, step, bytes);
+        CollectiveProgram::Step step = ReceiveStep(index, key >> 32, key & 0xffffffffu, bytes);
         r.flags[step] |= ARRIVED;
     }
     m_early[index].clear();
@@ -306,6 +303,7 @@ ScheduledCollective::DoEnter(uint32_t index)
     {
         m_data->Prepare(index, r.program.GetScratchCount());
     }
+    uint32_t steps = r.program.GetOps().size();
     if (steps == 0)
     {
         Complete(index);
@@ -336,13 +334,7 @@ ScheduledCollective::DoReceive(uint32_t index, uint32_t from, uint64_t cookie, u
         return;
     }
     Runner& r = *m_runners[index];
-    NS_ABORT_MSG_UNLESS(from < r.receives.size() && cookie < r.receives[from].size(),
-                        GetInstanceTypeId().GetName()
-                            << " on channel " << GetChannel() << ": participant " << index
-                            << " got message #" << cookie << " from " << from
-                            << ", which its program does not receive");
-    CollectiveProgram::Step step = r.receives[from][cookie];
-    CheckSize(index, step, bytes);
+    CollectiveProgram::Step step = ReceiveStep(index, from, uint32_t(cookie), bytes);
     r.flags[step] |= ARRIVED;
     if (r.flags[step] & READY)
     {

@@ -156,18 +156,29 @@ class ScheduledCollective : public Collective
     };
 
     /**
+     * \param index a participant
+     * \return its program, ready to run: dependents and sends and receives by peer
+     */
+    std::unique_ptr<Runner> MakeRunner(uint32_t index) const;
+    /**
      * \param from a sender
      * \param sequence its message's rank among its messages to the same receiver
      * \return a key for the receiver's tables
      */
     static uint64_t Key(uint32_t from, uint32_t sequence);
     /**
-     * Check a message's size against its receive step.
-     * \param index the receiver
-     * \param step the receive step
+     * The receive step a message is for, after checking that there is one and that the
+     * message's size is its size (fatal errors otherwise).
+     * \param index the receiver, which has entered
+     * \param from the sender
+     * \param sequence the message's sequence number
      * \param bytes the message's size
+     * \return the step
      */
-    void CheckSize(uint32_t index, CollectiveProgram::Step step, uint64_t bytes) const;
+    CollectiveProgram::Step ReceiveStep(uint32_t index,
+                                        uint32_t from,
+                                        uint32_t sequence,
+                                        uint64_t bytes) const;
     /// Start every queued step, and those their completions unblock.
     void Drain();
     /**
