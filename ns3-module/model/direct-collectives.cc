@@ -70,6 +70,29 @@ AddSends(CollectiveProgram& program,
 }
 
 /**
+ * Receive a region from every other participant, from index + 1 first (in the order the
+ * senders' AddSends reach this participant's turn).
+ * \param program the program
+ * \param index the receiver
+ * \param n the group size
+ * \param region where each participant's message goes
+ * \param [out] receives the receive steps, appended
+ */
+void
+AddReceives(CollectiveProgram& program,
+            uint32_t index,
+            uint32_t n,
+            const std::function<Region(uint32_t)>& region,
+            std::vector<Step>& receives)
+{
+    for (uint32_t k = 1; k < n; ++k)
+    {
+        uint32_t j = (index + k) % n;
+        receives.push_back(program.Recv(j, region(j), CollectiveProgram::COPY));
+    }
+}
+
+/**
  * \param buffer a buffer
  * \param counts the sizes of consecutive blocks
  * \return the blocks
@@ -166,11 +189,7 @@ DirectAllReduce::BuildProgram(uint32_t index, CollectiveProgram& program) const
     std::vector<Region> slot = AddSlots(program, count);
     std::vector<Step> all{program.Local(slot[index], whole, CollectiveProgram::COPY)};
     AddSends(program, index, n, GetWindow(), [&](uint32_t) { return whole; }, all);
-    for (uint32_t k = 1; k < n; ++k)
-    {
-        uint32_t j = (index + k) % n;
-        all.push_back(program.Recv(j, slot[j], CollectiveProgram::COPY));
-    }
+    AddReceives(program, index, n, [&](uint32_t j) { return slot[j]; }, all);
     AddOrderedSum(program, whole, slot, all);
 }
 
@@ -198,11 +217,7 @@ DirectReduceScatter::BuildProgram(uint32_t index, CollectiveProgram& program) co
     std::vector<Region> slot = AddSlots(program, mine.count);
     std::vector<Step> all{program.Local(slot[index], mine, CollectiveProgram::COPY)};
     AddSends(program, index, n, GetWindow(), [&](uint32_t j) { return CollectiveProgram::Part(input, n, j); }, all);
-    for (uint32_t k = 1; k < n; ++k)
-    {
-        uint32_t j = (index + k) % n;
-        all.push_back(program.Recv(j, slot[j], CollectiveProgram::COPY));
-    }
+    AddReceives(program, index, n, [&](uint32_t j) { return slot[j]; }, all);
     AddOrderedSum(program, Region{CollectiveProgram::OUTPUT, 0, mine.count}, slot, all);
 }
 
@@ -231,11 +246,7 @@ DirectAllGather::BuildProgram(uint32_t index, CollectiveProgram& program) const
     std::vector<Step> ignored;
     program.Local(mine, input, CollectiveProgram::COPY);
     AddSends(program, index, n, GetWindow(), [&](uint32_t) { return input; }, ignored);
-    for (uint32_t k = 1; k < n; ++k)
-    {
-        uint32_t j = (index + k) % n;
-        program.Recv(j, CollectiveProgram::Part(output, n, j), CollectiveProgram::COPY);
-    }
+    AddReceives(program, index, n, [&](uint32_t j) { return CollectiveProgram::Part(output, n, j); }, ignored);
 }
 
 TypeId
@@ -262,11 +273,7 @@ DirectAllToAll::BuildProgram(uint32_t index, CollectiveProgram& program) const
     std::vector<Step> ignored;
     program.Local(in[index], out[index], CollectiveProgram::COPY);
     AddSends(program, index, n, GetWindow(), [&](uint32_t j) { return out[j]; }, ignored);
-    for (uint32_t k = 1; k < n; ++k)
-    {
-        uint32_t j = (index + k) % n;
-        program.Recv(j, in[j], CollectiveProgram::COPY);
-    }
+    AddReceives(program, index, n, [&](uint32_t j) { return in[j]; }, ignored);
 }
 
 TypeId
@@ -360,11 +367,7 @@ DirectReduce::BuildProgram(uint32_t index, CollectiveProgram& program) const
     }
     std::vector<Region> slot = AddSlots(program, count);
     std::vector<Step> all{program.Local(slot[index], whole, CollectiveProgram::COPY)};
-    for (uint32_t k = 1; k < n; ++k)
-    {
-        uint32_t j = (index + k) % n;
-        all.push_back(program.Recv(j, slot[j], CollectiveProgram::COPY));
-    }
+    AddReceives(program, index, n, [&](uint32_t j) { return slot[j]; }, all);
     AddOrderedSum(program, whole, slot, all);
 }
 
@@ -395,12 +398,9 @@ DirectGather::BuildProgram(uint32_t index, CollectiveProgram& program) const
         program.Send(GetRoot(), input);
         return;
     }
+    std::vector<Step> ignored;
     program.Local(mine, input, CollectiveProgram::COPY);
-    for (uint32_t k = 1; k < n; ++k)
-    {
-        uint32_t j = (index + k) % n;
-        program.Recv(j, CollectiveProgram::Part(output, n, j), CollectiveProgram::COPY);
-    }
+    AddReceives(program, index, n, [&](uint32_t j) { return CollectiveProgram::Part(output, n, j); }, ignored);
 }
 
 TypeId
