@@ -1,6 +1,5 @@
 #include "apps/colltest.h"
 
-#include "apps/atomic_file.h"
 #include "bridge/collective_ops.h"
 #include "bridge/sim_cluster.h"
 #include "bridge/this_lp.h"
@@ -10,7 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>

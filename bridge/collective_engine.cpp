@@ -8,7 +8,6 @@
 #include <ns3/string.h>
 #include <ns3/uinteger.h>
 
-#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 

@@ -9,6 +9,7 @@
 #include "bridge/this_lp.h"
 
 #include <ns3/command-line.h>
+#include <ns3/scheduled-collective.h>
 #include <ns3/tcp-cubic.h>
 
 #include <algorithm>
@@ -20,13 +21,6 @@
 using namespace uniference;
 
 namespace {
-
-// nccl-tests' bus-bandwidth factor: what each link must carry relative to S.
-double bus_factor(const std::string& op, int n) {
-  if (op == "all_reduce") return 2.0 * (n - 1) / n;
-  if (op == "all_gather") return double(n - 1) / n;
-  return 1.0;  // broadcast, send_recv
-}
 
 void run_op(Comm& comm, const std::string& op, at::Tensor& buffer, const at::Tensor& piece) {
   if (op == "all_reduce") {
@@ -111,7 +105,7 @@ int main(int argc, char** argv) {
     double seconds = double(rep_ns) * 1e-9;
     double algbw = s_bytes / seconds / 1e9;
     std::printf("%4zu %14.3f %12.4f %12.4f\n", i, double(rep_ns) / 1e3, algbw,
-                algbw * bus_factor(op, int(ranks)));
+                algbw * ns3::ScheduledCollective::GetBusBandwidthFactor(op, ranks));
   }
   return 0;
 }

@@ -45,15 +45,14 @@ namespace
  * \param n the group size
  * \param window sends in flight; 0 for no limit
  * \param region what goes to each participant
- * \param [out] sends the send steps, appended
+ * \return the send steps
  */
-void
+std::vector<Step>
 AddSends(CollectiveProgram& program,
          uint32_t index,
          uint32_t n,
          uint32_t window,
-         const std::function<Region(uint32_t)>& region,
-         std::vector<Step>& sends)
+         const std::function<Region(uint32_t)>& region)
 {
     std::vector<Step> mine;
     for (uint32_t k = 1; k < n; ++k)
@@ -66,7 +65,7 @@ AddSends(CollectiveProgram& program,
         }
         mine.push_back(program.Send(j, region(j), after));
     }
-    sends.insert(sends.end(), mine.begin(), mine.end());
+    return mine;
 }
 
 /**
@@ -76,20 +75,28 @@ AddSends(CollectiveProgram& program,
  * \param index the receiver
  * \param n the group size
  * \param region where each participant's message goes
- * \param [out] receives the receive steps, appended
+ * \return the receive steps
  */
-void
+std::vector<Step>
 AddReceives(CollectiveProgram& program,
             uint32_t index,
             uint32_t n,
-            const std::function<Region(uint32_t)>& region,
-            std::vector<Step>& receives)
+            const std::function<Region(uint32_t)>& region)
 {
+    std::vector<Step> receives;
     for (uint32_t k = 1; k < n; ++k)
     {
         uint32_t j = (index + k) % n;
         receives.push_back(program.Recv(j, region(j), CollectiveProgram::COPY));
     }
+    return receives;
+}
+
+/// Appends b to a.
+void
+Append(std::vector<Step>& a, const std::vector<Step>& b)
+{
+    a.insert(a.end(), b.begin(), b.end());
 }
 
 /**
@@ -188,8 +195,8 @@ DirectAllReduce::BuildProgram(uint32_t index, CollectiveProgram& program) const
     Region whole{CollectiveProgram::OUTPUT, 0, count};
     std::vector<Region> slot = AddSlots(program, count);
     std::vector<Step> all{program.Local(slot[index], whole, CollectiveProgram::COPY)};
-    AddSends(program, index, n, GetWindow(), [&](uint32_t) { return whole; }, all);
-    AddReceives(program, index, n, [&](uint32_t j) { return slot[j]; }, all);
+    Append(all, AddSends(program, index, n, GetWindow(), [&](uint32_t) { return whole; }));
+    Append(all, AddReceives(program, index, n, [&](uint32_t j) { return slot[j]; }));
     AddOrderedSum(program, whole, slot, all);
 }
 
@@ -216,8 +223,8 @@ DirectReduceScatter::BuildProgram(uint32_t index, CollectiveProgram& program) co
     Region mine = CollectiveProgram::Part(input, n, index);
     std::vector<Region> slot = AddSlots(program, mine.count);
     std::vector<Step> all{program.Local(slot[index], mine, CollectiveProgram::COPY)};
-    AddSends(program, index, n, GetWindow(), [&](uint32_t j) { return CollectiveProgram::Part(input, n, j); }, all);
-    AddReceives(program, index, n, [&](uint32_t j) { return slot[j]; }, all);
+    Append(all, AddSends(program, index, n, GetWindow(), [&](uint32_t j) { return CollectiveProgram::Part(input, n, j); }));
+    Append(all, AddReceives(program, index, n, [&](uint32_t j) { return slot[j]; }));
     AddOrderedSum(program, Region{CollectiveProgram::OUTPUT, 0, mine.count}, slot, all);
 }
 
@@ -243,10 +250,9 @@ DirectAllGather::BuildProgram(uint32_t index, CollectiveProgram& program) const
     Region output{CollectiveProgram::OUTPUT, 0, GetCount()};
     Region mine = CollectiveProgram::Part(output, n, index);
     Region input{CollectiveProgram::INPUT, 0, mine.count};
-    std::vector<Step> ignored;
     program.Local(mine, input, CollectiveProgram::COPY);
-    AddSends(program, index, n, GetWindow(), [&](uint32_t) { return input; }, ignored);
-    AddReceives(program, index, n, [&](uint32_t j) { return CollectiveProgram::Part(output, n, j); }, ignored);
+    AddSends(program, index, n, GetWindow(), [&](uint32_t) { return input; });
+    AddReceives(program, index, n, [&](uint32_t j) { return CollectiveProgram::Part(output, n, j); });
 }
 
 TypeId
@@ -270,10 +276,9 @@ DirectAllToAll::BuildProgram(uint32_t index, CollectiveProgram& program) const
     uint32_t n = GetN();
     std::vector<Region> out = Blocks(CollectiveProgram::INPUT, GetSendCounts(index));
     std::vector<Region> in = Blocks(CollectiveProgram::OUTPUT, GetRecvCounts(index));
-    std::vector<Step> ignored;
     program.Local(in[index], out[index], CollectiveProgram::COPY);
-    AddSends(program, index, n, GetWindow(), [&](uint32_t j) { return out[j]; }, ignored);
-    AddReceives(program, index, n, [&](uint32_t j) { return in[j]; }, ignored);
+    AddSends(program, index, n, GetWindow(), [&](uint32_t j) { return out[j]; });
+    AddReceives(program, index, n, [&](uint32_t j) { return in[j]; });
 }
 
 TypeId
@@ -328,10 +333,9 @@ DirectBroadcast::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
     uint32_t n = GetN();
     Region whole{CollectiveProgram::OUTPUT, 0, GetCount()};
-    std::vector<Step> ignored;
     if (index == GetRoot())
     {
-        AddSends(program, index, n, GetWindow(), [&](uint32_t) { return whole; }, ignored);
+        AddSends(program, index, n, GetWindow(), [&](uint32_t) { return whole; });
     }
     else
     {
@@ -367,7 +371,7 @@ DirectReduce::BuildProgram(uint32_t index, CollectiveProgram& program) const
     }
     std::vector<Region> slot = AddSlots(program, count);
     std::vector<Step> all{program.Local(slot[index], whole, CollectiveProgram::COPY)};
-    AddReceives(program, index, n, [&](uint32_t j) { return slot[j]; }, all);
+    Append(all, AddReceives(program, index, n, [&](uint32_t j) { return slot[j]; }));
     AddOrderedSum(program, whole, slot, all);
 }
 
@@ -398,9 +402,8 @@ DirectGather::BuildProgram(uint32_t index, CollectiveProgram& program) const
         program.Send(GetRoot(), input);
         return;
     }
-    std::vector<Step> ignored;
     program.Local(mine, input, CollectiveProgram::COPY);
-    AddReceives(program, index, n, [&](uint32_t j) { return CollectiveProgram::Part(output, n, j); }, ignored);
+    AddReceives(program, index, n, [&](uint32_t j) { return CollectiveProgram::Part(output, n, j); });
 }
 
 TypeId
@@ -430,9 +433,8 @@ DirectScatter::BuildProgram(uint32_t index, CollectiveProgram& program) const
         program.Recv(GetRoot(), output, CollectiveProgram::COPY);
         return;
     }
-    std::vector<Step> ignored;
     program.Local(output, mine, CollectiveProgram::COPY);
-    AddSends(program, index, n, GetWindow(), [&](uint32_t j) { return CollectiveProgram::Part(input, n, j); }, ignored);
+    AddSends(program, index, n, GetWindow(), [&](uint32_t j) { return CollectiveProgram::Part(input, n, j); });
 }
 
 } // namespace ns3
