@@ -1,0 +1,254 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "switched-star-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/arp-cache.h"
+#include "ns3/ethernet-channel.h"
+#include "ns3/ethernet-net-device.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-address-helper.h"
+#include "ns3/ipv4-interface.h"
+#include "ns3/ipv4-l3-protocol.h"
+#include "ns3/log.h"
+#include "ns3/net-device-queue-interface.h"
+#include "ns3/queue-size.h"
+#include "ns3/tcp-congestion-ops.h"
+#include "ns3/tcp-l4-protocol.h"
+#include "ns3/trace-helper.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("SwitchedStarHelper");
+
+SwitchedStarHelper::SwitchedStarHelper()
+    : m_baseNetwork("10.1.0.0"),
+      m_mask("255.255.0.0")
+{
+    m_deviceFactory.SetTypeId(EthernetNetDevice::GetTypeId());
+    m_channelFactory.SetTypeId(EthernetChannel::GetTypeId());
+    m_switchFactory.SetTypeId(EthernetSwitch::GetTypeId());
+    SetDeviceQueue("ns3::DropTailQueue",
+                   "MaxSize",
+                   QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, DEVICE_QUEUE_PACKETS)));
+}
+
+void
+SwitchedStarHelper::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_deviceFactory.Set(name, value);
+}
+
+void
+SwitchedStarHelper::SetChannelAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_channelFactory.Set(name, value);
+}
+
+void
+SwitchedStarHelper::SetLinkAttribute(const std::string& name, const AttributeValue& value)
+{
+    TypeId::AttributeInformation info;
+    if (EthernetChannel::GetTypeId().LookupAttributeByName(name, &info))
+    {
+        SetChannelAttribute(name, value);
+    }
+    else
+    {
+        SetDeviceAttribute(name, value);
+    }
+}
+
+void
+SwitchedStarHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_switchFactory.Set(name, value);
+}
+
+void
+SwitchedStarHelper::SetTcpVariant(TypeId variant)
+{
+    // As StarNetworkHelper::SetTcpVariant: ns-3 3.37 registers some congestion controls under
+    // TcpSocketBase, so an instance is asked rather than the TypeId tree.
+    bool isCongestionOps = false;
+    if (variant.HasConstructor())
+    {
+        ObjectFactory factory;
+        factory.SetTypeId(variant);
+        isCongestionOps = bool(DynamicCast<TcpCongestionOps>(factory.Create()));
+    }
+    NS_ABORT_MSG_UNLESS(isCongestionOps,
+                        "SwitchedStarHelper: " << variant.GetName()
+                                               << " is not a TCP congestion control "
+                                                  "(a subclass of ns3::TcpCongestionOps)");
+    m_tcpVariant = variant;
+}
+
+void
+SwitchedStarHelper::SetTransportAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_transportHelper.SetAttribute(name, value);
+}
+
+void
+SwitchedStarHelper::SetBaseNetwork(Ipv4Address network, Ipv4Mask mask)
+{
+    m_baseNetwork = network;
+    m_mask = mask;
+}
+
+NodeContainer
+SwitchedStarHelper::Install(uint32_t n)
+{
+    NS_LOG_FUNCTION(this << n);
+    NS_ABORT_MSG_IF(m_switch, "SwitchedStarHelper: Install called twice");
+    NS_ABORT_MSG_IF(n == 0, "SwitchedStarHelper: a star needs at least one endpoint");
+    // The subnet's first address is the network's own and its last the broadcast address.
+    NS_ABORT_MSG_IF(uint64_t(n) + 2 > uint64_t(~m_mask.Get()) + 1,
+                    "SwitchedStarHelper: " << n << " endpoints do not fit in " << m_baseNetwork
+                                           << " mask " << m_mask);
+
+    m_switchNode = CreateObject<Node>();
+    m_switch = m_switchFactory.Create<EthernetSwitch>();
+    m_switchNode->AggregateObject(m_switch);
+    m_endpoints.Create(n);
+    NetDeviceContainer endpointDevices;
+    NetDeviceContainer ports;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        Ptr<EthernetChannel> channel = m_channelFactory.Create<EthernetChannel>();
+
+        Ptr<EthernetNetDevice> device = m_deviceFactory.Create<EthernetNetDevice>();
+        device->SetAddress(Mac48Address::Allocate());
+        m_endpoints.Get(i)->AddDevice(device);
+        Ptr<Queue<Packet>> queue = m_queueFactory.Create<Queue<Packet>>();
+        device->SetQueue(queue);
+        // What PointToPointHelper does for its devices: the traffic-control layer stops and
+        // wakes its queue discipline as this queue fills and drains.
+        Ptr<NetDeviceQueueInterface> queueInterface = CreateObject<NetDeviceQueueInterface>();
+        queueInterface->GetTxQueue(0)->ConnectQueueTraces(queue);
+        device->AggregateObject(queueInterface);
+        device->Attach(channel);
+        endpointDevices.Add(device);
+
+        Ptr<EthernetNetDevice> port = m_deviceFactory.Create<EthernetNetDevice>();
+        port->SetAddress(Mac48Address::Allocate());
+        m_switchNode->AddDevice(port);
+        port->Attach(channel);
+        const uint32_t index = m_switch->AddPort(port);
+        m_switch->AddEntry(Mac48Address::ConvertFrom(device->GetAddress()), index);
+        ports.Add(port);
+    }
+    m_devices.Add(endpointDevices);
+    m_devices.Add(ports);
+
+    InternetStackHelper stack;
+    stack.Install(m_endpoints);
+    Ipv4AddressHelper addresses(m_baseNetwork, m_mask);
+    Ipv4InterfaceContainer interfaces = addresses.Assign(endpointDevices);
+
+    // Static ARP, one table for all: see the class description.
+    Ptr<ArpCache> arp;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        m_addresses.push_back(interfaces.GetAddress(i));
+        auto [ipv4, index] = interfaces.Get(i);
+        Ptr<Ipv4Interface> interface = DynamicCast<Ipv4L3Protocol>(ipv4)->GetInterface(index);
+        if (!arp)
+        {
+            arp = interface->GetArpCache();
+        }
+        else
+        {
+            interface->SetArpCache(arp);
+        }
+        ArpCache::Entry* entry = arp->Add(interfaces.GetAddress(i));
+        entry->SetMacAddress(endpointDevices.Get(i)->GetAddress());
+        entry->MarkPermanent();
+    }
+
+    if (m_tcpVariant.GetUid() != 0)
+    {
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            m_endpoints.Get(i)->GetObject<TcpL4Protocol>()->SetAttribute(
+                "SocketType",
+                TypeIdValue(m_tcpVariant));
+        }
+    }
+    m_transports = m_transportHelper.Install(m_endpoints, m_addresses);
+    return m_endpoints;
+}
+
+uint32_t
+SwitchedStarHelper::GetN() const
+{
+    return m_endpoints.GetN();
+}
+
+Ptr<Node>
+SwitchedStarHelper::GetEndpoint(uint32_t i) const
+{
+    NS_ABORT_MSG_UNLESS(i < GetN(), "SwitchedStarHelper: no endpoint " << i);
+    return m_endpoints.Get(i);
+}
+
+Ptr<MessageTransport>
+SwitchedStarHelper::GetTransport(uint32_t i) const
+{
+    NS_ABORT_MSG_UNLESS(i < GetN(), "SwitchedStarHelper: no endpoint " << i);
+    return DynamicCast<MessageTransport>(m_transports.Get(i));
+}
+
+Ipv4Address
+SwitchedStarHelper::GetEndpointAddress(uint32_t i) const
+{
+    NS_ABORT_MSG_UNLESS(i < GetN(), "SwitchedStarHelper: no endpoint " << i);
+    return m_addresses[i];
+}
+
+Ptr<Node>
+SwitchedStarHelper::GetSwitchNode() const
+{
+    NS_ABORT_MSG_UNLESS(m_switchNode, "SwitchedStarHelper: GetSwitchNode before Install");
+    return m_switchNode;
+}
+
+Ptr<EthernetSwitch>
+SwitchedStarHelper::GetSwitch() const
+{
+    NS_ABORT_MSG_UNLESS(m_switch, "SwitchedStarHelper: GetSwitch before Install");
+    return m_switch;
+}
+
+std::vector<Ptr<MessageTransport>>
+SwitchedStarHelper::GetTransports() const
+{
+    std::vector<Ptr<MessageTransport>> transports;
+    for (uint32_t i = 0; i < GetN(); ++i)
+    {
+        transports.push_back(GetTransport(i));
+    }
+    return transports;
+}
+
+void
+SwitchedStarHelper::EnablePcapAll(const std::string& prefix)
+{
+    PcapHelper pcap;
+    for (uint32_t i = 0; i < m_devices.GetN(); ++i)
+    {
+        Ptr<NetDevice> device = m_devices.Get(i);
+        Ptr<PcapFileWrapper> file = pcap.CreateFile(pcap.GetFilenameFromDevice(prefix, device),
+                                                    std::ios::out,
+                                                    PcapHelper::DLT_EN10MB);
+        pcap.HookDefaultSink<EthernetNetDevice>(DynamicCast<EthernetNetDevice>(device),
+                                                "PromiscSniffer",
+                                                file);
+    }
+}
+
+} // namespace ns3

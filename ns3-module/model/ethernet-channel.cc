@@ -1,0 +1,102 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ethernet-channel.h"
+
+#include "ethernet-net-device.h"
+
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("EthernetChannel");
+
+NS_OBJECT_ENSURE_REGISTERED(EthernetChannel);
+
+TypeId
+EthernetChannel::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::EthernetChannel")
+            .SetParent<Channel>()
+            .SetGroupName("Uniference")
+            .AddConstructor<EthernetChannel>()
+            .AddAttribute("Delay",
+                          "One-way propagation delay of the cable.",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&EthernetChannel::m_delay),
+                          MakeTimeChecker(Seconds(0)));
+    return tid;
+}
+
+EthernetChannel::EthernetChannel() = default;
+
+EthernetChannel::~EthernetChannel() = default;
+
+bool
+EthernetChannel::Attach(Ptr<EthernetNetDevice> device)
+{
+    NS_LOG_FUNCTION(this << device);
+    for (Ptr<EthernetNetDevice>& end : m_ends)
+    {
+        if (!end)
+        {
+            end = device;
+            return true;
+        }
+    }
+    return false;
+}
+
+void
+EthernetChannel::Transmit(Ptr<Packet> frame,
+                          const EthernetNetDevice* sender,
+                          Time serialization) const
+{
+    // Per frame: no logging here, the devices trace what a user may want to see.
+    const Ptr<EthernetNetDevice>& receiver = PeekPointer(m_ends[0]) == sender ? m_ends[1] : m_ends[0];
+    if (!receiver)
+    {
+        return; // an unplugged far end: the frame falls off the cable
+    }
+    // In the receiver's node context, so that its traces and logs name the right node.
+    Simulator::ScheduleWithContext(receiver->GetNode()->GetId(),
+                                   serialization + m_delay,
+                                   &EthernetNetDevice::Receive,
+                                   receiver,
+                                   frame);
+}
+
+Time
+EthernetChannel::GetDelay() const
+{
+    return m_delay;
+}
+
+std::size_t
+EthernetChannel::GetNDevices() const
+{
+    return m_ends[1] ? 2 : (m_ends[0] ? 1 : 0);
+}
+
+Ptr<NetDevice>
+EthernetChannel::GetDevice(std::size_t i) const
+{
+    NS_ASSERT_MSG(i < GetNDevices(), "EthernetChannel: no device " << i);
+    return m_ends[i];
+}
+
+void
+EthernetChannel::DoDispose()
+{
+    m_ends[0] = nullptr;
+    m_ends[1] = nullptr;
+    Channel::DoDispose();
+}
+
+} // namespace ns3

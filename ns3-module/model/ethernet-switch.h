@@ -1,0 +1,136 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef ETHERNET_SWITCH_H
+#define ETHERNET_SWITCH_H
+
+#include "ns3/mac48-address.h"
+#include "ns3/object.h"
+#include "ns3/ptr.h"
+#include "ns3/queue-size.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+class EthernetNetDevice;
+class Node;
+class Packet;
+
+/**
+ * \ingroup uniference
+ *
+ * \brief A layer-2 Ethernet switch: store-and-forward between EthernetNetDevice ports of one
+ * node, by a MAC address table.
+ *
+ * A frame is forwarded once it has arrived whole, on the port the table names for its
+ * destination; there it waits in that port's output queue, a drop-tail queue of PortQueueSize
+ * (a frame that does not fit is dropped and traced by Drop). The table holds the entries a
+ * topology helper adds (AddEntry), which no frame overrides, and, with Learning, the source
+ * address of every frame against the port it came in on. A frame to a broadcast, multicast or
+ * unknown address is flooded: copied to every port but the one it came in on. A frame whose
+ * destination is behind the port it came in on is filtered (dropped without a trace), as a
+ * real switch does. There is no IP inside the switch, and forwarding takes no time beyond the
+ * store-and-forward of the frame.
+ */
+class EthernetSwitch : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    EthernetSwitch();
+    ~EthernetSwitch() override;
+
+    /**
+     * \brief Make a device a port of this switch: frames it receives are switched, and its
+     * transmit queue becomes a drop-tail queue of PortQueueSize.
+     * \param port a device on the switch's node, attached to its cable or not yet
+     * \return the port's index
+     */
+    uint32_t AddPort(Ptr<EthernetNetDevice> port);
+
+    /**
+     * \brief Forward frames to address out of port, whatever frames teach the switch.
+     * \param address a unicast MAC address
+     * \param port a port index
+     */
+    void AddEntry(Mac48Address address, uint32_t port);
+
+    /// \return the number of ports
+    uint32_t GetNPorts() const;
+    /**
+     * \param i a port index
+     * \return the port
+     */
+    Ptr<EthernetNetDevice> GetPort(uint32_t i) const;
+
+    /**
+     * \param address a MAC address
+     * \return the port the table names for it, or GetNPorts() if none
+     */
+    uint32_t LookupPort(Mac48Address address) const;
+
+    /**
+     * TracedCallback signature of a frame at a port.
+     * \param frame the frame, Ethernet header included
+     * \param port the port index
+     */
+    using PortTracedCallback = void (*)(Ptr<const Packet> frame, uint32_t port);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// A table entry.
+    struct Entry
+    {
+        uint32_t port; //!< Port the address is behind
+        bool fixed;    //!< Added by AddEntry: learning leaves it alone
+    };
+
+    /**
+     * A frame has arrived whole on a port.
+     * \param in the port's index
+     * \param port the port
+     * \param frame the frame
+     */
+    void Receive(uint32_t in, Ptr<EthernetNetDevice> port, Ptr<Packet> frame);
+    /**
+     * Queue a frame on an output port.
+     * \param out the port index
+     * \param frame the frame
+     */
+    void Output(uint32_t out, Ptr<Packet> frame);
+
+    /**
+     * \param address a MAC address
+     * \return it as a table key
+     */
+    static uint64_t Key(Mac48Address address);
+    /**
+     * \param bytes six bytes of a MAC address, as in a frame
+     * \return it as a table key
+     */
+    static uint64_t Key(const uint8_t* bytes);
+
+    QueueSize m_portQueueSize;                    //!< Capacity of each port's output queue
+    bool m_learning;                              //!< Learn source addresses
+    std::vector<Ptr<EthernetNetDevice>> m_ports;  //!< By index
+    std::unordered_map<uint64_t, Entry> m_table;  //!< MAC address to port
+
+    TracedCallback<Ptr<const Packet>, uint32_t> m_dropTrace;  //!< Output queue full
+    TracedCallback<Ptr<const Packet>, uint32_t> m_floodTrace; //!< Flooded, with its in-port
+};
+
+} // namespace ns3
+
+#endif /* ETHERNET_SWITCH_H */
