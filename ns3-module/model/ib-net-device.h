@@ -1,0 +1,262 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef IB_NET_DEVICE_H
+#define IB_NET_DEVICE_H
+
+#include "ib-packet.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+class IbChannel;
+
+/**
+ * \ingroup uniference
+ *
+ * \brief Whoever owns a port (a switch, an endpoint's RDMA transport) and decides what it
+ * sends. A plain interface rather than ns-3 callbacks: these are the per-packet calls.
+ */
+class IbPortOwner
+{
+  public:
+    virtual ~IbPortOwner() = default;
+
+    /**
+     * \brief A packet arrived; its wire bytes occupy the port's receive buffer on its lane
+     * until the owner calls IbNetDevice::ReleaseReceiveBuffer.
+     * \param port the owner's index of the port
+     * \param packet the packet
+     */
+    virtual void PortReceive(uint32_t port, const IbPacket& packet) = 0;
+
+    /**
+     * \brief The port's transmitter is idle, or credits came back: offer it a packet now if
+     * there is one it has credits for (IbNetDevice::CanTransmit, Transmit).
+     * \param port the owner's index of the port
+     */
+    virtual void PortReady(uint32_t port) = 0;
+};
+
+/**
+ * \ingroup uniference
+ *
+ * \brief One port of an InfiniBand-like lossless fabric: a full-duplex link end with
+ * credit-based link-level flow control per virtual lane.
+ *
+ * The receiving side has a buffer of VlBufferBytes per virtual lane. The sending side keeps,
+ * per lane, how much of that buffer it may still fill (its credits, counted in blocks of
+ * CreditBytes as InfiniBand counts 64-byte blocks) and never starts a packet it has no
+ * credits for, so no buffer overflows and nothing is dropped by construction. When the owner
+ * of the receiving port releases a packet's buffer space, the port returns those credits in a
+ * flow-control packet: FlowControlPacketBytes long, sent on the same cable in the opposite
+ * direction, between data packets, and carrying the cumulative count of freed blocks (so
+ * coalesced updates lose nothing). Updates wait until CreditUpdateBytes have been freed or the
+ * lane's buffer is empty, whichever comes first; the second condition is what keeps a sender
+ * that waits for credits from waiting forever.
+ *
+ * A packet's serialization takes its wire bytes at DataRate; the line is exact to the
+ * picosecond (events fall on the next nanosecond, the line never loses the remainder). A
+ * packet reaches the peer's owner when its last bit has crossed the cable or, on a port
+ * with CutThrough, when its header has: a cut-through switch may start forwarding then, but
+ * its own transmission of the packet never ends before the packet's last bit has arrived.
+ *
+ * The fabric carries IbPacket values, not ns3::Packet: the IP stack cannot run over this
+ * device (Send returns false). It exists for RdmaMessageTransport and IbSwitch.
+ */
+class IbNetDevice : public NetDevice
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    IbNetDevice();
+    ~IbNetDevice() override;
+
+    /**
+     * TracedCallback signature for credit and buffer levels.
+     * \param [in] vl the virtual lane
+     * \param [in] blocks credits in blocks (Credits), or blocks in use (ReceiveBuffer)
+     */
+    typedef void (*LevelTracedCallback)(uint8_t vl, int64_t blocks);
+
+    /**
+     * TracedCallback signature for packet events.
+     * \param [in] packet the packet
+     */
+    typedef void (*PacketTracedCallback)(const IbPacket& packet);
+
+    /**
+     * \brief Connect this port to a cable.
+     * \param channel the cable; its other end is the peer
+     */
+    void Attach(Ptr<IbChannel> channel);
+
+    /**
+     * \brief Name the owner that receives this port's packets and feeds its transmitter.
+     * \param owner the owner; it outlives the simulation's events
+     * \param port the owner's index for this port, passed back in every call
+     */
+    void SetOwner(IbPortOwner* owner, uint32_t port);
+
+    /**
+     * \brief Delay every arriving packet's hand-over to the owner (a switch's forwarding
+     * latency), at no cost in events.
+     * \param delay the delay
+     */
+    void SetProcessingDelay(Time delay);
+
+    /// \return whether no data packet is being serialised
+    bool IsTransmitterIdle() const;
+
+    /**
+     * \param vl a virtual lane
+     * \param wireBytes a packet's size on the wire
+     * \return whether the peer's buffer on that lane has room for the packet
+     */
+    bool HasCredits(uint8_t vl, uint32_t wireBytes) const;
+
+    /**
+     * \brief Start serialising a packet. The transmitter must be idle and have credits for it.
+     * \param packet the packet; its wireBytes, vl and lastBitPs are read
+     */
+    void Transmit(IbPacket packet);
+
+    /**
+     * \brief The owner is done with a received packet: free its buffer space and return its
+     * credits to the peer.
+     * \param vl the packet's lane
+     * \param wireBytes the packet's wire bytes
+     */
+    void ReleaseReceiveBuffer(uint8_t vl, uint32_t wireBytes);
+
+    /// \return the payload MTU in bytes
+    uint32_t GetPayloadMtu() const;
+    /// \return the bytes of headers and trailers every packet carries
+    uint32_t GetHeaderBytes() const;
+    /// \return the line rate
+    DataRate GetDataRate() const;
+    /// \return the number of virtual lanes
+    uint8_t GetVirtualLanes() const;
+    /// \return the receive buffer per lane, in blocks of CreditBytes
+    int64_t GetBufferBlocks() const;
+    /// \param vl a lane \return the credits this port holds for the peer's buffer, in blocks
+    int64_t GetCredits(uint8_t vl) const;
+    /// \param vl a lane \return blocks of this port's receive buffer in use
+    int64_t GetReceiveBufferUsed(uint8_t vl) const;
+    /// \return bytes this port has put on the wire (data, acknowledgements, flow control)
+    uint64_t GetTxBytes() const;
+    /// \return the time the line has been busy transmitting, for utilisation
+    Time GetBusyTime() const;
+    /// \return the cable
+    Ptr<IbChannel> GetIbChannel() const;
+
+    /// \param bytes a size on the wire \return its serialisation time on this port, in ps
+    int64_t TransmissionPs(uint32_t bytes) const;
+
+    // NetDevice
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsBridge() const override;
+    bool IsPointToPoint() const override;
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+  protected:
+    void DoDispose() override;
+    void DoInitialize() override;
+
+  private:
+    /// The last bit (or, cut-through, the header) of a packet arrived from the peer.
+    void Receive(IbPacket packet);
+    /// The peer freed buffer space: freedTotal is its cumulative count for the lane.
+    void ReceiveCredits(uint8_t vl, int64_t freedTotal);
+    /// The current data packet's last bit left.
+    void TransmitComplete();
+    /// Put one flow-control packet per lane with unadvertised credits on the line.
+    void SendCreditUpdates();
+    /// \param bytes wire bytes \return blocks of CreditBytes they occupy
+    int64_t Blocks(uint32_t bytes) const;
+    /// \param ps an absolute time in ps \return the delay from now to the first ns at or after it
+    static Time Until(int64_t ps);
+
+    Ptr<Node> m_node;          //!< The node this port belongs to
+    Ptr<IbChannel> m_channel;  //!< The cable
+    IbNetDevice* m_peer;       //!< The other end of the cable, once both are attached
+    uint32_t m_ifIndex;        //!< Index on the node
+    Mac48Address m_address;    //!< A unique address, for ns-3's NetDevice bookkeeping
+    IbPortOwner* m_owner;      //!< Receives and feeds packets
+    uint32_t m_ownerPort;      //!< The owner's index of this port
+
+    DataRate m_rate;           //!< Line rate
+    uint32_t m_mtu;            //!< Payload MTU
+    uint32_t m_headerBytes;    //!< Headers and trailers per packet
+    uint8_t m_lanes;           //!< Virtual lanes
+    uint32_t m_vlBufferBytes;  //!< Receive buffer per lane
+    uint32_t m_creditBytes;    //!< Bytes per credit block
+    uint32_t m_fcpBytes;       //!< Flow-control packet size on the wire
+    uint32_t m_updateBytes;    //!< Freed bytes that trigger an update
+    bool m_cutThrough;         //!< Hand packets to the owner when the header arrives
+    double m_psPerByte;        //!< Serialisation time of a byte
+    int64_t m_delayPs;         //!< Cable delay
+    int64_t m_processingPs;    //!< Added to every hand-over to the owner
+
+    bool m_txBusy;             //!< A data packet is being serialised
+    int64_t m_lineFreePs;      //!< When the line has finished everything started on it
+    int64_t m_busyPs;          //!< Total serialisation time so far
+    uint64_t m_txBytes;        //!< Wire bytes sent
+    bool m_updatePending;      //!< Credit updates wait for the current packet to end
+
+    /// Per lane, send side: the peer's buffer size plus what it has freed, minus what we sent.
+    std::vector<int64_t> m_credits;
+    /// Per lane, send side: the peer's cumulative freed count as last advertised.
+    std::vector<int64_t> m_peerFreed;
+    /// Per lane, receive side: blocks in use.
+    std::vector<int64_t> m_rxUsed;
+    /// Per lane, receive side: blocks freed so far (cumulative).
+    std::vector<int64_t> m_freed;
+    /// Per lane, receive side: the cumulative count last advertised.
+    std::vector<int64_t> m_advertised;
+
+    TracedCallback<uint8_t, int64_t> m_creditsTrace;       //!< Credits changed
+    TracedCallback<uint8_t, int64_t> m_rxBufferTrace;      //!< Receive buffer use changed
+    TracedCallback<const IbPacket&> m_txTrace;             //!< A packet started on the line
+    TracedCallback<const IbPacket&> m_rxTrace;             //!< A packet arrived
+};
+
+} // namespace ns3
+
+#endif /* IB_NET_DEVICE_H */
