@@ -114,7 +114,8 @@ IbNetDevice::IbNetDevice()
       m_lineFreePs(0),
       m_busyPs(0),
       m_txBytes(0),
-      m_updatePending(false)
+      m_updatePending(false),
+      m_peerBlocks(0)
 {
 }
 
@@ -155,7 +156,8 @@ IbNetDevice::DoInitialize()
     m_psPerByte = 8e12 / static_cast<double>(m_rate.GetBitRate());
     m_delayPs = m_channel->GetDelay().GetPicoSeconds();
     // The peer's buffer, which this side fills, decides the credits; its own decides ours.
-    m_credits.assign(m_lanes, peer->GetBufferBlocks());
+    m_peerBlocks = peer->GetBufferBlocks();
+    m_credits.assign(m_lanes, m_peerBlocks);
     m_peerFreed.assign(m_lanes, 0);
     m_rxUsed.assign(m_lanes, 0);
     m_freed.assign(m_lanes, 0);
@@ -361,6 +363,12 @@ int64_t
 IbNetDevice::GetCredits(uint8_t vl) const
 {
     return m_credits.at(vl);
+}
+
+uint64_t
+IbNetDevice::GetUncreditedBytes(uint8_t vl) const
+{
+    return static_cast<uint64_t>(m_peerBlocks - m_credits[vl]) * m_creditBytes;
 }
 
 int64_t

@@ -154,6 +154,12 @@ class IbNetDevice : public NetDevice
     int64_t GetBufferBlocks() const;
     /// \param vl a lane \return the credits this port holds for the peer's buffer, in blocks
     int64_t GetCredits(uint8_t vl) const;
+    /**
+     * \param vl a lane
+     * \return bytes sent to the peer on that lane whose credits have not come back: what the
+     * peer still holds or has not yet reported freed, the congestion an adaptive router sees
+     */
+    uint64_t GetUncreditedBytes(uint8_t vl) const;
     /// \param vl a lane \return blocks of this port's receive buffer in use
     int64_t GetReceiveBufferUsed(uint8_t vl) const;
     /// \return bytes this port has put on the wire (data, acknowledgements, flow control)
@@ -242,6 +248,7 @@ class IbNetDevice : public NetDevice
 
     /// Per lane, send side: the peer's buffer size plus what it has freed, minus what we sent.
     std::vector<int64_t> m_credits;
+    int64_t m_peerBlocks;      //!< The peer's buffer per lane, in blocks
     /// Per lane, send side: the peer's cumulative freed count as last advertised.
     std::vector<int64_t> m_peerFreed;
     /// Per lane, receive side: blocks in use.

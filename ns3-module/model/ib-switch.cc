@@ -35,6 +35,12 @@ IbSwitch::GetTypeId()
                           EnumValue(IbSwitch::ECMP),
                           MakeEnumAccessor(&IbSwitch::m_routing),
                           MakeEnumChecker(IbSwitch::ECMP, "ECMP", IbSwitch::ADAPTIVE, "Adaptive"))
+            .AddAttribute("VirtualOutputQueues",
+                          "Queue packets per output inside each input buffer; false keeps one "
+                          "FIFO per input lane, where a blocked head blocks the packets behind.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&IbSwitch::m_voq),
+                          MakeBooleanChecker())
             .AddAttribute("HashSeed",
                           "Salts the flow hash, so that switches of one tier spread flows "
                           "independently.",
@@ -79,7 +85,8 @@ IbSwitch::GetTypeId()
 }
 
 IbSwitch::IbSwitch()
-    : m_vls(0),
+    : m_voq(true),
+      m_vls(0),
       m_routing(ECMP),
       m_hashSeed(0),
       m_markMin(0),
@@ -87,6 +94,7 @@ IbSwitch::IbSwitch()
       m_markProbability(1.0),
       m_marking(false),
       m_marks(0),
+      m_spray(0),
       m_random(CreateObject<UniformRandomVariable>())
 {
 }
@@ -101,6 +109,8 @@ IbSwitch::DoInitialize()
     {
         port->SetProcessingDelay(m_latency);
     }
+    std::size_t lanes = m_ports.size() * m_vls;
+    m_queues.assign(m_voq ? lanes * m_ports.size() : lanes, Queue{NONE, NONE});
     Object::DoInitialize();
 }
 
@@ -108,7 +118,8 @@ void
 IbSwitch::DoDispose()
 {
     m_ports.clear();
-    m_lanes.clear();
+    m_pool.clear();
+    m_queues.clear();
     m_random = nullptr;
     Object::DoDispose();
 }
@@ -128,7 +139,6 @@ IbSwitch::AddPort(Ptr<IbNetDevice> port)
     port->SetProcessingDelay(m_latency);
     port->SetOwner(this, index);
     m_ports.push_back(port);
-    m_lanes.resize(m_ports.size() * m_vls);
     m_waiting.resize(m_ports.size());
     m_next.resize(m_ports.size(), 0);
     m_backlog.resize(m_ports.size(), 0);
@@ -199,22 +209,32 @@ IbSwitch::ChooseOutput(const IbPacket& packet)
     {
         return candidates[0];
     }
+    if (m_routing == ADAPTIVE)
+    {
+        // The candidate with the least load: bytes waiting here for it, plus bytes it has
+        // sent downstream whose credits have not come back (the next hop's backlog). Ties
+        // rotate, so that an idle fabric sprays packets over every path.
+        std::size_t start = m_spray++ % candidates.size();
+        std::size_t pick = start;
+        uint64_t best = UINT64_MAX;
+        for (std::size_t i = 0; i < candidates.size(); ++i)
+        {
+            std::size_t c = (start + i) % candidates.size();
+            uint32_t port = candidates[c];
+            uint64_t load = m_backlog[port] + m_ports[port]->GetUncreditedBytes(packet.vl);
+            if (load < best)
+            {
+                best = load;
+                pick = c;
+            }
+        }
+        return candidates[pick];
+    }
     // A multiplicative mix of the flow hash and this switch's seed: switches in one tier
     // must not all pick the same index, or ECMP would polarise onto a few paths.
     uint32_t h = (packet.flowHash ^ m_hashSeed) * 0x9E3779B1u;
     h ^= h >> 16;
     std::size_t pick = h % candidates.size();
-    if (m_routing == ADAPTIVE)
-    {
-        for (std::size_t i = 1; i < candidates.size(); ++i)
-        {
-            std::size_t c = (pick + i) % candidates.size();
-            if (m_backlog[candidates[c]] < m_backlog[candidates[pick]])
-            {
-                pick = c;
-            }
-        }
-    }
     return candidates[pick];
 }
 
@@ -223,20 +243,43 @@ IbSwitch::PortReceive(uint32_t port, const IbPacket& packet)
 {
     uint32_t output = ChooseOutput(packet);
     uint32_t lane = port * m_vls + packet.vl;
-    m_lanes[lane].push_back(Held{packet, output});
+    uint32_t q = m_voq ? lane * static_cast<uint32_t>(m_ports.size()) + output : lane;
+    uint32_t slot;
+    if (m_freeSlots.empty())
+    {
+        slot = static_cast<uint32_t>(m_pool.size());
+        m_pool.push_back(Held{packet, output, NONE});
+    }
+    else
+    {
+        slot = m_freeSlots.back();
+        m_freeSlots.pop_back();
+        m_pool[slot] = Held{packet, output, NONE};
+    }
+    Queue& queue = m_queues[q];
+    bool wasEmpty = queue.head == NONE;
+    if (wasEmpty)
+    {
+        queue.head = slot;
+    }
+    else
+    {
+        m_pool[queue.tail].next = slot;
+    }
+    queue.tail = slot;
     m_backlog[output] += packet.wireBytes;
     m_backlogTrace(output, m_backlog[output]);
-    if (m_lanes[lane].size() == 1)
+    if (wasEmpty)
     {
-        Enqueue(lane);
+        Enqueue(q);
     }
 }
 
 void
-IbSwitch::Enqueue(uint32_t lane)
+IbSwitch::Enqueue(uint32_t q)
 {
-    uint32_t output = m_lanes[lane].front().output;
-    m_waiting[output].push_back(lane);
+    uint32_t output = m_pool[m_queues[q].head].output;
+    m_waiting[output].push_back(q);
     if (m_ports[output]->IsTransmitterIdle())
     {
         ServeOutput(output);
@@ -280,19 +323,29 @@ IbSwitch::ServeOutput(uint32_t output)
     for (std::size_t i = 0; i < n; ++i)
     {
         std::size_t slot = (first + i) % n;
-        uint32_t lane = waiting[slot];
-        std::deque<Held>& fifo = m_lanes[lane];
-        IbPacket packet = fifo.front().packet;
-        if (!port->HasCredits(packet.vl, packet.wireBytes))
+        uint32_t q = waiting[slot];
+        Queue& queue = m_queues[q];
+        uint32_t held = queue.head;
+        if (!port->HasCredits(m_pool[held].packet.vl, m_pool[held].packet.wireBytes))
         {
             continue;
         }
-        fifo.pop_front();
+        IbPacket packet = m_pool[held].packet;
+        queue.head = m_pool[held].next;
+        if (queue.head == NONE)
+        {
+            queue.tail = NONE;
+        }
+        m_freeSlots.push_back(held);
         waiting.erase(waiting.begin() + static_cast<std::ptrdiff_t>(slot));
-        m_next[output] = static_cast<uint32_t>(slot); // the lane after it is now at slot
+        m_next[output] = static_cast<uint32_t>(slot); // the queue after it is now at slot
         m_backlog[output] -= packet.wireBytes;
         m_backlogTrace(output, m_backlog[output]);
-        if (m_marking && ShouldMark(output))
+        // Only the root of congestion marks: a port that waits for credits is a victim of
+        // congestion further on, and marking there would throttle innocent flows (InfiniBand
+        // switches tell root from victim ports the same way).
+        bool root = port->HasCredits(packet.vl, 2 * packet.wireBytes);
+        if (m_marking && root && ShouldMark(output))
         {
             packet.marked = true;
             ++m_marks;
@@ -300,10 +353,11 @@ IbSwitch::ServeOutput(uint32_t output)
         }
         port->Transmit(packet);
         // The packet has left the input buffer: its credits go back upstream.
+        uint32_t lane = m_voq ? q / static_cast<uint32_t>(m_ports.size()) : q;
         m_ports[lane / m_vls]->ReleaseReceiveBuffer(packet.vl, packet.wireBytes);
-        if (!fifo.empty())
+        if (queue.head != NONE)
         {
-            Enqueue(lane);
+            Enqueue(q);
         }
         return;
     }

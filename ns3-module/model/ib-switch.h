@@ -13,7 +13,6 @@
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 namespace ns3
@@ -25,23 +24,29 @@ namespace ns3
  * \brief An InfiniBand-like switch: IbNetDevice ports, input-buffered, with forwarding
  * tables the topology helper fills.
  *
- * A packet waits in the receive buffer of the port it came in on, one FIFO per virtual lane,
- * until its output port sends it; only then are its credits returned upstream. So a packet
- * whose output is busy or out of credits holds up every packet behind it on that input lane
- * (head-of-line blocking, as input-buffered hardware has), and back-pressure spreads hop by
- * hop without a drop. Each output port serves the input lanes whose head packet is bound for
- * it in round-robin order, skipping lanes whose packets it has no downstream credits for.
+ * A packet waits in the receive buffer of the port it came in on until its output port sends
+ * it; only then are its credits returned upstream. Inside that buffer, packets queue per
+ * output (virtual output queues, as switch ASICs keep them) or, with VirtualOutputQueues
+ * false, in one FIFO per lane, where a packet whose output is busy holds up every packet
+ * behind it. Either way a buffer filled by one congested output stops its whole input link
+ * through the credits (head-of-line blocking at the link, as credit-based hardware has), and
+ * back-pressure spreads hop by hop without a drop. Each output port serves the queues whose
+ * head packet is bound for it in round-robin order, skipping lanes it has no downstream
+ * credits for.
  *
  * Forwarding: the table gives, per destination endpoint, the output ports on shortest paths.
  * With ECMP routing a flow takes the port its flow hash selects (per-switch HashSeed), so a
  * flow keeps one path and arrives in order; with Adaptive routing every packet takes the
- * candidate port with the fewest bytes waiting for it, as adaptive routing in InfiniBand
- * switches does, and packets of a flow may overtake each other.
+ * least loaded candidate port (bytes waiting for it here plus bytes it has sent whose credits
+ * have not returned: the queue at the next hop), as adaptive routing in InfiniBand switches
+ * does, and packets of a flow may overtake each other.
  *
  * Congestion marking (for InfiniBand congestion control's FECN and for DCQCN's ECN): when a
  * packet leaves, if the bytes still waiting for its output port exceed MarkingMinBytes, it is
  * marked with a probability rising linearly to MarkingProbability at MarkingMaxBytes, and
- * always beyond; MarkingMinBytes = MarkingMaxBytes gives InfiniBand's fixed threshold.
+ * always beyond; MarkingMinBytes = MarkingMaxBytes gives InfiniBand's fixed threshold. Only
+ * the root of congestion marks: an output that is short of credits (it could not send a second
+ * packet like this one) is a victim of congestion further on and leaves packets unmarked.
  *
  * A packet reaches the switch ForwardingLatency after it arrived at the port (after its
  * header arrived: AddPort makes ports cut-through); the port counts it in its buffer from
@@ -114,25 +119,38 @@ class IbSwitch : public Object, public IbPortOwner
     void DoDispose() override;
 
   private:
-    /// A packet held in an input buffer.
+    /// A packet held in an input buffer, linked into its queue.
     struct Held
     {
         IbPacket packet;  //!< The packet
         uint32_t output;  //!< Its output port
+        uint32_t next;    //!< The next packet of its queue, or NONE
     };
+
+    /// A FIFO of held packets, linked through the pool.
+    struct Queue
+    {
+        uint32_t head; //!< First packet, or NONE
+        uint32_t tail; //!< Last packet, or NONE
+    };
+
+    static constexpr uint32_t NONE = UINT32_MAX; //!< No packet
 
     /// \param packet an arriving packet \return its output port
     uint32_t ChooseOutput(const IbPacket& packet);
     /// Send the next eligible packet on an idle output, if any.
     void ServeOutput(uint32_t output);
-    /// Make an input lane's head packet wait for its output (and wake the output).
-    void Enqueue(uint32_t lane);
+    /// Make a queue's head packet wait for its output (and wake the output).
+    void Enqueue(uint32_t queue);
     /// \param output a leaving packet's port \return whether to mark the packet
     bool ShouldMark(uint32_t output);
 
     std::vector<Ptr<IbNetDevice>> m_ports;      //!< Ports by index
-    std::vector<std::deque<Held>> m_lanes;      //!< Input FIFOs, port * lanes + vl
-    std::vector<std::vector<uint32_t>> m_waiting; //!< Per output, lanes whose head wants it
+    std::vector<Held> m_pool;                   //!< Every held packet's slot
+    std::vector<uint32_t> m_freeSlots;          //!< Unused slots of the pool
+    std::vector<Queue> m_queues;                //!< Per input lane (and output, with VOQs)
+    bool m_voq;                                 //!< Virtual output queues
+    std::vector<std::vector<uint32_t>> m_waiting; //!< Per output, queues whose head wants it
     std::vector<uint32_t> m_next;               //!< Per output, round-robin position
     std::vector<uint64_t> m_backlog;            //!< Per output, bytes waiting for it
     std::vector<std::vector<uint32_t>> m_routes; //!< Per destination, candidate outputs
@@ -146,6 +164,7 @@ class IbSwitch : public Object, public IbPortOwner
     double m_markProbability;  //!< Marking probability at m_markMax
     bool m_marking;            //!< Marking on
     uint64_t m_marks;          //!< Packets marked
+    uint32_t m_spray;          //!< Rotates adaptive routing's ties
     Ptr<UniformRandomVariable> m_random; //!< Draws marks between the thresholds
 
     TracedCallback<uint32_t, uint64_t> m_backlogTrace; //!< An output's backlog changed
