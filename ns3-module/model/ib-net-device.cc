@@ -114,7 +114,8 @@ IbNetDevice::IbNetDevice()
       m_lineFreePs(0),
       m_busyPs(0),
       m_txBytes(0),
-      m_updatePending(false),
+      m_txPackets(0),
+      m_starved(false),
       m_peerBlocks(0)
 {
 }
@@ -170,6 +171,8 @@ IbNetDevice::DoDispose()
 {
     m_node = nullptr;
     m_channel = nullptr;
+    m_creditWake.Cancel();
+    m_inbound.clear();
     m_peer = nullptr;
     m_owner = nullptr;
     NetDevice::DoDispose();
@@ -188,9 +191,58 @@ IbNetDevice::IsTransmitterIdle() const
 }
 
 bool
-IbNetDevice::HasCredits(uint8_t vl, uint32_t wireBytes) const
+IbNetDevice::CouldSend(uint8_t vl, uint32_t wireBytes) const
 {
+    ApplyArrivedCredits();
     return m_credits[vl] >= Blocks(wireBytes);
+}
+
+bool
+IbNetDevice::HasCredits(uint8_t vl, uint32_t wireBytes)
+{
+    if (CouldSend(vl, wireBytes))
+    {
+        return true;
+    }
+    m_starved = true;
+    ArmCreditWake();
+    return false;
+}
+
+void
+IbNetDevice::ApplyArrivedCredits() const
+{
+    int64_t now = Simulator::Now().GetPicoSeconds();
+    while (!m_inbound.empty() && m_inbound.front().arrivalPs <= now)
+    {
+        const CreditUpdate& update = m_inbound.front();
+        m_credits[update.vl] += update.freedTotal - m_peerFreed[update.vl];
+        m_peerFreed[update.vl] = update.freedTotal;
+        m_creditsTrace(update.vl, m_credits[update.vl]);
+        m_inbound.pop_front();
+    }
+}
+
+void
+IbNetDevice::ArmCreditWake()
+{
+    if (m_starved && !m_inbound.empty() && !m_creditWake.IsRunning())
+    {
+        m_creditWake = Simulator::Schedule(Until(m_inbound.front().arrivalPs),
+                                           &IbNetDevice::CreditWake,
+                                           this);
+    }
+}
+
+void
+IbNetDevice::CreditWake()
+{
+    ApplyArrivedCredits();
+    m_starved = false;
+    if (!m_txBusy)
+    {
+        m_owner->PortReady(m_ownerPort); // it asks again, and re-arms if still short
+    }
 }
 
 int64_t
@@ -218,6 +270,7 @@ void
 IbNetDevice::Transmit(IbPacket packet)
 {
     NS_ASSERT_MSG(!m_txBusy, "IbNetDevice: Transmit while busy");
+    ApplyArrivedCredits();
     int64_t blocks = Blocks(packet.wireBytes);
     NS_ASSERT_MSG(m_credits[packet.vl] >= blocks, "IbNetDevice: Transmit without credits");
     m_credits[packet.vl] -= blocks;
@@ -234,6 +287,7 @@ IbNetDevice::Transmit(IbPacket packet)
     m_lineFreePs = end;
     m_txBusy = true;
     m_txBytes += packet.wireBytes;
+    ++m_txPackets;
     m_txTrace(packet);
 
     packet.lastBitPs = end + m_delayPs;
@@ -254,10 +308,6 @@ void
 IbNetDevice::TransmitComplete()
 {
     m_txBusy = false;
-    if (m_updatePending)
-    {
-        SendCreditUpdates();
-    }
     m_owner->PortReady(m_ownerPort);
 }
 
@@ -281,20 +331,18 @@ IbNetDevice::ReleaseReceiveBuffer(uint8_t vl, uint32_t wireBytes)
     m_freed[vl] += blocks;
     if (m_rxUsed[vl] == 0 || (m_freed[vl] - m_advertised[vl]) * m_creditBytes >= m_updateBytes)
     {
-        m_updatePending = true;
-        if (!m_txBusy)
-        {
-            SendCreditUpdates();
-        }
+        SendCreditUpdates();
     }
 }
 
 void
 IbNetDevice::SendCreditUpdates()
 {
-    // Flow-control packets go out between data packets and take the line like any other
-    // packet; a data packet offered meanwhile starts after them (m_lineFreePs).
-    m_updatePending = false;
+    // A flow-control packet goes out after the packet on the line and takes the line like any
+    // other packet; a data packet offered meanwhile starts after it (m_lineFreePs). Updates
+    // freed while it waits for the line ride on it (it carries the cumulative count). Its
+    // arrival is known now, so the peer reads it when it next looks at its credits, and needs
+    // an event only if it is waiting for them (ArmCreditWake).
     int64_t now = Simulator::Now().GetPicoSeconds();
     for (uint8_t vl = 0; vl < m_lanes; ++vl)
     {
@@ -303,29 +351,19 @@ IbNetDevice::SendCreditUpdates()
             continue;
         }
         m_advertised[vl] = m_freed[vl];
+        std::deque<CreditUpdate>& inbound = m_peer->m_inbound;
+        if (!inbound.empty() && inbound.back().vl == vl && inbound.back().startPs > now)
+        {
+            inbound.back().freedTotal = m_freed[vl];
+            continue;
+        }
         int64_t start = std::max(now, m_lineFreePs);
         int64_t end = start + TransmissionPs(m_fcpBytes);
         m_busyPs += end - start;
         m_lineFreePs = end;
         m_txBytes += m_fcpBytes;
-        Simulator::ScheduleWithContext(m_peer->m_node->GetId(),
-                                       Until(end + m_delayPs),
-                                       &IbNetDevice::ReceiveCredits,
-                                       m_peer,
-                                       vl,
-                                       m_freed[vl]);
-    }
-}
-
-void
-IbNetDevice::ReceiveCredits(uint8_t vl, int64_t freedTotal)
-{
-    m_credits[vl] += freedTotal - m_peerFreed[vl];
-    m_peerFreed[vl] = freedTotal;
-    m_creditsTrace(vl, m_credits[vl]);
-    if (!m_txBusy)
-    {
-        m_owner->PortReady(m_ownerPort);
+        inbound.push_back(CreditUpdate{start, end + m_delayPs, vl, m_freed[vl]});
+        m_peer->ArmCreditWake();
     }
 }
 
@@ -362,12 +400,14 @@ IbNetDevice::GetBufferBlocks() const
 int64_t
 IbNetDevice::GetCredits(uint8_t vl) const
 {
+    ApplyArrivedCredits();
     return m_credits.at(vl);
 }
 
 uint64_t
 IbNetDevice::GetUncreditedBytes(uint8_t vl) const
 {
+    ApplyArrivedCredits();
     return static_cast<uint64_t>(m_peerBlocks - m_credits[vl]) * m_creditBytes;
 }
 
@@ -381,6 +421,12 @@ uint64_t
 IbNetDevice::GetTxBytes() const
 {
     return m_txBytes;
+}
+
+uint64_t
+IbNetDevice::GetTxPackets() const
+{
+    return m_txPackets;
 }
 
 Time

@@ -12,7 +12,10 @@
 #include "ns3/net-device.h"
 #include "ns3/traced-callback.h"
 
+#include "ns3/event-id.h"
+
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 namespace ns3
@@ -62,7 +65,10 @@ class IbPortOwner
  * direction, between data packets, and carrying the cumulative count of freed blocks (so
  * coalesced updates lose nothing). Updates wait until CreditUpdateBytes have been freed or the
  * lane's buffer is empty, whichever comes first; the second condition is what keeps a sender
- * that waits for credits from waiting forever.
+ * that waits for credits from waiting forever. An update's arrival time is known when it is
+ * sent, so the sender takes it into account whenever it next looks at its credits, and an
+ * event is spent on it only when the sender is waiting for it (the Credits trace therefore
+ * reports a credit when it is next looked at, not at the instant it arrived).
  *
  * A packet's serialization takes its wire bytes at DataRate; the line is exact to the
  * picosecond (events fall on the next nanosecond, the line never loses the remainder). A
@@ -124,9 +130,17 @@ class IbNetDevice : public NetDevice
     /**
      * \param vl a virtual lane
      * \param wireBytes a packet's size on the wire
-     * \return whether the peer's buffer on that lane has room for the packet
+     * \return whether the peer's buffer on that lane has room for the packet; if not, the
+     * owner's PortReady is called when credits next arrive
      */
-    bool HasCredits(uint8_t vl, uint32_t wireBytes) const;
+    bool HasCredits(uint8_t vl, uint32_t wireBytes);
+
+    /**
+     * \param vl a virtual lane
+     * \param wireBytes bytes on the wire
+     * \return whether the peer's buffer has room for them now; asks for no wake-up
+     */
+    bool CouldSend(uint8_t vl, uint32_t wireBytes) const;
 
     /**
      * \brief Start serialising a packet. The transmitter must be idle and have credits for it.
@@ -164,6 +178,8 @@ class IbNetDevice : public NetDevice
     int64_t GetReceiveBufferUsed(uint8_t vl) const;
     /// \return bytes this port has put on the wire (data, acknowledgements, flow control)
     uint64_t GetTxBytes() const;
+    /// \return packets this port has put on the wire (data and acknowledgements; not credits)
+    uint64_t GetTxPackets() const;
     /// \return the time the line has been busy transmitting, for utilisation
     Time GetBusyTime() const;
     /// \return the cable
@@ -208,8 +224,12 @@ class IbNetDevice : public NetDevice
   private:
     /// The last bit (or, cut-through, the header) of a packet arrived from the peer.
     void Receive(IbPacket packet);
-    /// The peer freed buffer space: freedTotal is its cumulative count for the lane.
-    void ReceiveCredits(uint8_t vl, int64_t freedTotal);
+    /// Take the credit updates whose last bit has arrived by now.
+    void ApplyArrivedCredits() const;
+    /// While starved of credits, wake at the next update's arrival.
+    void ArmCreditWake();
+    /// A credit update arrived while the owner waited for credits.
+    void CreditWake();
     /// The current data packet's last bit left.
     void TransmitComplete();
     /// Put one flow-control packet per lane with unadvertised credits on the line.
@@ -244,13 +264,27 @@ class IbNetDevice : public NetDevice
     int64_t m_lineFreePs;      //!< When the line has finished everything started on it
     int64_t m_busyPs;          //!< Total serialisation time so far
     uint64_t m_txBytes;        //!< Wire bytes sent
-    bool m_updatePending;      //!< Credit updates wait for the current packet to end
+    uint64_t m_txPackets;      //!< Packets sent, credit updates not counted
+    bool m_starved;            //!< The owner found too few credits and waits
+    EventId m_creditWake;      //!< Wakes the owner when credits arrive
+
+    /// A credit update on its way from the peer.
+    struct CreditUpdate
+    {
+        int64_t startPs;    //!< When it starts on the line
+        int64_t arrivalPs;  //!< When its last bit arrives here
+        uint8_t vl;         //!< Its lane
+        int64_t freedTotal; //!< The peer's cumulative freed blocks on the lane
+    };
+
+    /// Credit updates sent by the peer, in arrival order (one cable, one order).
+    mutable std::deque<CreditUpdate> m_inbound;
 
     /// Per lane, send side: the peer's buffer size plus what it has freed, minus what we sent.
-    std::vector<int64_t> m_credits;
+    mutable std::vector<int64_t> m_credits;
     int64_t m_peerBlocks;      //!< The peer's buffer per lane, in blocks
     /// Per lane, send side: the peer's cumulative freed count as last advertised.
-    std::vector<int64_t> m_peerFreed;
+    mutable std::vector<int64_t> m_peerFreed;
     /// Per lane, receive side: blocks in use.
     std::vector<int64_t> m_rxUsed;
     /// Per lane, receive side: blocks freed so far (cumulative).
@@ -258,7 +292,7 @@ class IbNetDevice : public NetDevice
     /// Per lane, receive side: the cumulative count last advertised.
     std::vector<int64_t> m_advertised;
 
-    TracedCallback<uint8_t, int64_t> m_creditsTrace;       //!< Credits changed
+    mutable TracedCallback<uint8_t, int64_t> m_creditsTrace; //!< Credits changed
     TracedCallback<uint8_t, int64_t> m_rxBufferTrace;      //!< Receive buffer use changed
     TracedCallback<const IbPacket&> m_txTrace;             //!< A packet started on the line
     TracedCallback<const IbPacket&> m_rxTrace;             //!< A packet arrived

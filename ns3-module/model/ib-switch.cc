@@ -344,7 +344,7 @@ IbSwitch::ServeOutput(uint32_t output)
         // Only the root of congestion marks: a port that waits for credits is a victim of
         // congestion further on, and marking there would throttle innocent flows (InfiniBand
         // switches tell root from victim ports the same way).
-        bool root = port->HasCredits(packet.vl, 2 * packet.wireBytes);
+        bool root = port->CouldSend(packet.vl, 2 * packet.wireBytes);
         if (m_marking && root && ShouldMark(output))
         {
             packet.marked = true;
