@@ -47,7 +47,7 @@ struct DeviceSpec {
 };
 
 struct LinkSpec {
-  std::string model = "point-to-point";  // a link model name (the bridge's registry)
+  std::string model;                     // a link model name; empty: the topology's first
   std::string rate_text;                 // as written, for display ("1Gbps")
   std::string delay_text;                // as written, for display ("50us")
   uint64_t rate_bps = 0;                 // bits per second

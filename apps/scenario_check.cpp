@@ -32,6 +32,9 @@ const std::map<std::string, std::string>& attributes_set_by_keys() {
       {"ns3::PointToPointNetDevice::DataRate", "/network/link/rate"},
       {"ns3::PointToPointChannel::Delay", "/network/link/delay"},
       {"ns3::PointToPointNetDevice::Mtu", "/network/link/mtu"},
+      {"ns3::EthernetNetDevice::DataRate", "/network/link/rate"},
+      {"ns3::EthernetChannel::Delay", "/network/link/delay"},
+      {"ns3::EthernetNetDevice::Mtu", "/network/link/mtu"},
       {"ns3::TcpL4Protocol::SocketType", "/network/transport/tcp_variant"},
       {"ns3::TcpSocket::SegmentSize", "/network/transport/segment_size"},
       {"ns3::TcpSocket::SndBufSize", "/network/transport/snd_buf"},
@@ -62,10 +65,15 @@ NetworkConfig checked_network(const Scenario& scenario) {
   const std::string& source = scenario.source;
   const NetworkSpec& spec = scenario.network;
   NetworkConfig net;
-  net.topology = registered(topologies(), spec.topology, source, "/network/topology").name;
+  const Topology& topology = registered(topologies(), spec.topology, source, "/network/topology");
+  net.topology = topology.name;
   net.transport =
       registered(transport_kinds(), spec.transport.kind, source, "/network/transport/kind").name;
-  net.link_model = registered(link_models(), spec.link.model, source, "/network/link/model").name;
+  // Without a link model, the topology's own: each topology lists its natural one first.
+  net.link_model =
+      spec.link.model.empty()
+          ? topology.link_models.front()
+          : registered(link_models(), spec.link.model, source, "/network/link/model").name;
   std::string problem = check_network_combination(net);
   if (!problem.empty()) throw ScenarioError(source, "/network/topology", problem);
   net.link_rate = ns3::DataRate(spec.link.rate_bps);

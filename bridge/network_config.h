@@ -19,7 +19,7 @@ namespace uniference {
 struct NetworkConfig {
   std::string topology = "star";
   std::string transport = "tcp";
-  std::string link_model = "point-to-point";
+  std::string link_model;  // empty: the topology's first link model
   ns3::DataRate link_rate = ns3::DataRate(1'000'000'000);
   ns3::Time link_delay = ns3::MicroSeconds(50);
   uint32_t mtu = 1500;  // bytes, IP packet size limit

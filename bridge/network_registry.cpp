@@ -1,5 +1,6 @@
 #include "bridge/network_registry.h"
 
+#include "bridge/topologies/star_routed_topology.h"
 #include "bridge/topologies/star_topology.h"
 
 #include <ns3/tcp-bbr.h>
@@ -25,7 +26,8 @@
 namespace uniference {
 
 const NamedRegistry<Topology>& topologies() {
-  static const NamedRegistry<Topology> registry("topology", {star_topology()});
+  static const NamedRegistry<Topology> registry("topology",
+                                                {star_topology(), star_routed_topology()});
   return registry;
 }
 
@@ -37,7 +39,11 @@ const NamedRegistry<TransportKind>& transport_kinds() {
 
 const NamedRegistry<LinkModel>& link_models() {
   static const NamedRegistry<LinkModel> registry(
-      "link model", {{"point-to-point", "ns-3's point-to-point link: rate, delay, MTU, PPP framing"}});
+      "link model",
+      {{"point-to-point", "ns-3's point-to-point link: rate, delay, MTU, PPP framing"},
+       {"ethernet",
+        "full-duplex Ethernet: rate, delay, MTU; 14-byte header, FCS, preamble and "
+        "inter-frame gap timed on the wire (38 bytes per frame)"}});
   return registry;
 }
 

@@ -20,6 +20,7 @@ TEST_P(RingAllReduce, ExactSumAndAlphaBetaTime) {
   const int n = GetParam();
   const int64_t elements = 2 * 1024 * 1024;  // S = 8 MiB of float32
   NetworkConfig net;
+  net.topology = "star-routed";  // the formula below frames in PPP and stores at the hub
   net.link_rate = ns3::DataRate("1Gbps");
   net.link_delay = ns3::MicroSeconds(50);
   std::vector<at::Tensor> results(static_cast<size_t>(n));
@@ -213,6 +214,7 @@ RingModel ring_model(int n, double bytes, double rate, double delay) {
 TEST(RingAlphaBeta, BandwidthTermAt64MiBWithinOnePercent) {
   const int n = 4;
   NetworkConfig net;
+  net.topology = "star-routed";  // the formula below frames in PPP and stores at the hub
   net.link_rate = ns3::DataRate("1Gbps");
   net.link_delay = ns3::MicroSeconds(50);
   const int64_t elements = 16 << 20;  // 64 MiB of float32
@@ -228,6 +230,7 @@ class RingLatencyTerm : public ::testing::TestWithParam<int64_t> {};
 TEST_P(RingLatencyTerm, WithinTenPercentOfAlpha) {
   const int n = 4;
   NetworkConfig net;
+  net.topology = "star-routed";  // the formula below frames in PPP and stores at the hub
   net.link_rate = ns3::DataRate("1Gbps");
   net.link_delay = ns3::MicroSeconds(50);
   const int64_t bytes = GetParam();

@@ -60,6 +60,17 @@ TEST(ScenarioCheck, NamesAreCheckedAgainstTheirRegistries) {
   check_error(with(quickstart(), "/parallel/tp", 3), "/parallel/tp");
 }
 
+TEST(ScenarioCheck, WithoutALinkModelTheTopologysOwnIsUsed) {
+  EXPECT_EQ(check_scenario(parse_scenario(quickstart(), "q.json")).network.link_model, "ethernet");
+  const json routed = with(quickstart(), "/network/topology", "star-routed");
+  EXPECT_EQ(check_scenario(parse_scenario(routed, "q.json")).network.link_model,
+            "point-to-point");
+  // A link model the topology is not built from is refused, naming both.
+  ScenarioError e =
+      check_error(with(quickstart(), "/network/link/model", "point-to-point"), "/network/topology");
+  EXPECT_EQ(e.detail(), "topology 'star' is not built from link model 'point-to-point'");
+}
+
 TEST(ScenarioCheck, TcpVariantsAreNs3Classes) {
   // The ns-3 class of each name, spelled out here rather than read from the registry.
   const std::map<std::string, std::string> expected = {

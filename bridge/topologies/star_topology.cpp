@@ -2,7 +2,7 @@
 
 #include <ns3/data-rate.h>
 #include <ns3/nstime.h>
-#include <ns3/star-network-helper.h>
+#include <ns3/switched-star-helper.h>
 #include <ns3/tcp-cubic.h>
 #include <ns3/uinteger.h>
 
@@ -12,7 +12,7 @@ namespace {
 
 std::vector<ns3::Ptr<ns3::MessageTransport>> build_star(const NetworkConfig& config,
                                                         uint32_t ranks) {
-  ns3::StarNetworkHelper star;
+  ns3::SwitchedStarHelper star;
   star.SetLinkAttribute("DataRate", ns3::DataRateValue(config.link_rate));
   star.SetLinkAttribute("Delay", ns3::TimeValue(config.link_delay));
   star.SetDeviceAttribute("Mtu", ns3::UintegerValue(config.mtu));
@@ -30,9 +30,9 @@ std::vector<ns3::Ptr<ns3::MessageTransport>> build_star(const NetworkConfig& con
 Topology star_topology() {
   Topology t;
   t.name = "star";
-  t.description = "every rank on its own link to one hub node (an IP router)";
+  t.description = "every rank on its own Ethernet link to one layer-2 switch, one IP subnet";
   t.transports = {"tcp"};
-  t.link_models = {"point-to-point"};
+  t.link_models = {"ethernet"};
   t.build = build_star;
   return t;
 }

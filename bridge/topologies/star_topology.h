@@ -1,4 +1,4 @@
-// "star": every rank on a point-to-point link to one hub node that routes between them.
+// "star": every rank on an Ethernet link to one layer-2 switch, all ranks in one IP subnet.
 #pragma once
 
 #include "bridge/network_registry.h"
