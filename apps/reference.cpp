@@ -3,6 +3,7 @@
 #include "apps/atomic_file.h"
 #include "bridge/collective_ops.h"
 #include "bridge/collective_presets.h"
+#include "bridge/link_presets.h"
 #include "bridge/network_registry.h"
 #include "compute/compute_meter.h"
 #include "compute/model_config.h"
@@ -10,6 +11,7 @@
 
 #include <ns3/collective-helper.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -45,6 +47,11 @@ std::vector<Listed> listed() {
        entries_of(transport_kinds())},
       {"tcp_variants", "/properties/network/properties/transport/properties/tcp_variant",
        entries_of(tcp_variants())},
+      {"link_presets", "/properties/network/properties/link/properties/preset",
+       entries_of(link_presets())},
+      {"rdma_congestion_controls",
+       "/properties/network/properties/transport/properties/congestion_control",
+       entries_of(rdma_congestion_controls())},
       {"collective_presets", "/properties/collectives/properties/preset",
        entries_of(collective_presets())},
   };
@@ -98,6 +105,29 @@ std::string collective_table() {
            op.default_algorithm + "` |\n";
   }
   return out;
+}
+
+// Every topology's options: docs/scenarios.md's table and schema.json's property names.
+std::string topology_options_table() {
+  std::string out = "| Topology | Option | Meaning |\n| --- | --- | --- |\n";
+  for (const Topology& topology : topologies().entries()) {
+    for (const TopologyOption& option : topology.options) {
+      out += "| `" + topology.name + "` | `" + option.name + "` | " + option.description + " |\n";
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> topology_option_names() {
+  std::vector<std::string> names;
+  for (const Topology& topology : topologies().entries()) {
+    for (const TopologyOption& option : topology.options) {
+      if (std::find(names.begin(), names.end(), option.name) == names.end()) {
+        names.push_back(option.name);
+      }
+    }
+  }
+  return names;
 }
 
 }  // namespace
@@ -165,6 +195,8 @@ std::string update_reference(const std::string& root, bool write) {
             {"additionalProperties", {{"type", {"string", "number", "boolean"}}}}}}}}};
     schema[ordered::json_pointer(at)] = entry;
   }
+  schema[ordered::json_pointer("/properties/network/properties/topology_options")]
+        ["propertyNames"]["enum"] = topology_option_names();
   settle(schema_path, schema_text, schema.dump(2) + "\n");
 
   const std::string docs_path = root + "/docs/scenarios.md";
@@ -174,6 +206,7 @@ std::string update_reference(const std::string& root, bool write) {
     docs = replace_section(docs, list.key, table(list.entries), docs_path);
   }
   docs = replace_section(docs, "collectives", collective_table(), docs_path);
+  docs = replace_section(docs, "topology_options", topology_options_table(), docs_path);
   settle(docs_path, docs_text, docs);
   return differ;
 }

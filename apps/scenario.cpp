@@ -1,6 +1,7 @@
 #include "apps/scenario.h"
 
 #include "apps/json_checker.h"
+#include "bridge/link_presets.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -102,56 +103,121 @@ const char* const kRateExamples =
 const char* const kDelayExamples =
     "a duration with a unit such as \"50us\" or \"1.5ms\" (ns, us, ms, s)";
 
+// A duration key: positive, or at least 0 where `zero_ok`.
+int64_t read_duration(const Checker& check, const json& value, const std::string& at,
+                      std::string* text, bool zero_ok) {
+  if (!value.is_string()) check.fail_found(at, kDelayExamples, value);
+  *text = value.get<std::string>();
+  int64_t ns = 0;
+  switch (parse_delay(*text, &ns)) {
+    case Parsed::kOk:
+      if (ns < 0 || (ns == 0 && !zero_ok)) {
+        check.fail_found(at, zero_ok ? "a duration of 0 or more" : "a positive duration", value);
+      }
+      return ns;
+    case Parsed::kMalformed:
+      check.fail_found(at, kDelayExamples, value);
+    case Parsed::kNotWhole:
+      check.fail_found(at, "a whole number of nanoseconds", value);
+    case Parsed::kOverflow:
+      check.fail_found(at, "a duration below 2^63 ns", value);
+  }
+  return ns;
+}
+
+// InfiniBand's MTUs: payload bytes per packet.
+const std::vector<int64_t> kIbMtus = {256, 512, 1024, 2048, 4096};
+// Local routing header 8, base transport header 12, invariant CRC 4, variant CRC 2.
+constexpr uint32_t kIbHeaderBytes = 26;
+
+void read_ib_link_keys(const Checker& check, const json& value, const std::string& pointer,
+                       LinkSpec& link) {
+  if (const json* v = Checker::find(value, "ib_mtu")) {
+    const std::string at = child(pointer, "ib_mtu");
+    const int64_t mtu = check.integer(*v, at, 0, 4096, "one of 256, 512, 1024, 2048 or 4096");
+    if (std::find(kIbMtus.begin(), kIbMtus.end(), mtu) == kIbMtus.end()) {
+      check.fail_found(at, "one of 256, 512, 1024, 2048 or 4096 (payload bytes per packet)", *v);
+    }
+    link.ib_mtu = uint32_t(mtu);
+  }
+  if (const json* v = Checker::find(value, "vl_buffer")) {
+    const std::string at = child(pointer, "vl_buffer");
+    const uint32_t mtu = link.ib_mtu.value_or(4096);
+    const uint32_t packet = mtu + kIbHeaderBytes;
+    link.vl_buffer = check.positive_u32(*v, at);
+    // A lane whose buffer cannot hold one packet never gets the credits to send it.
+    if (*link.vl_buffer < packet) {
+      check.fail(at, "expected at least " + std::to_string(packet) + " to hold one packet of " +
+                         child(pointer, "ib_mtu") + " " + std::to_string(mtu) + " + " +
+                         std::to_string(kIbHeaderBytes) + " header bytes, found " + describe(*v));
+    }
+  }
+}
+
 LinkSpec read_link(const Checker& check, const json& value, const std::string& pointer) {
-  check.object(value, pointer, {"model", "rate", "delay", "mtu"});
+  check.object(value, pointer,
+               {"model", "preset", "rate", "delay", "mtu", "ib_mtu", "vl_buffer"});
   LinkSpec link;
   if (const json* v = Checker::find(value, "model")) link.model = check.string(*v, child(pointer, "model"));
+  // A preset gives the rate and delay the link does not write itself, read as if written.
+  const LinkPreset* preset = nullptr;
+  json preset_rate, preset_delay;
+  if (const json* v = Checker::find(value, "preset")) {
+    const std::string at = child(pointer, "preset");
+    link.preset = check.string(*v, at);
+    preset = link_presets().find(link.preset);
+    if (preset == nullptr) check.choice(*v, at, link_presets().names());
+    preset_rate = preset->rate;
+    preset_delay = preset->delay;
+  }
 
   std::string at = child(pointer, "rate");
-  const json& rate = check.require(value, pointer, "rate", kRateExamples);
-  if (!rate.is_string()) check.fail_found(at, kRateExamples, rate);
-  link.rate_text = rate.get<std::string>();
+  const json* rate = Checker::find(value, "rate");
+  if (rate == nullptr && preset == nullptr) check.require(value, pointer, "rate", kRateExamples);
+  if (rate == nullptr) rate = &preset_rate;
+  if (!rate->is_string()) check.fail_found(at, kRateExamples, *rate);
+  link.rate_text = rate->get<std::string>();
   switch (parse_rate(link.rate_text, &link.rate_bps)) {
     case Parsed::kOk:
-      if (link.rate_bps == 0) check.fail_found(at, "a positive data rate", rate);
+      if (link.rate_bps == 0) check.fail_found(at, "a positive data rate", *rate);
       break;
     case Parsed::kMalformed:
-      check.fail_found(at, kRateExamples, rate);
+      check.fail_found(at, kRateExamples, *rate);
     case Parsed::kNotWhole:
-      check.fail_found(at, "a whole number of bits per second", rate);
+      check.fail_found(at, "a whole number of bits per second", *rate);
     case Parsed::kOverflow:
-      check.fail_found(at, "a data rate below 2^64 bit/s", rate);
+      check.fail_found(at, "a data rate below 2^64 bit/s", *rate);
   }
 
-  at = child(pointer, "delay");
-  const json& delay = check.require(value, pointer, "delay", kDelayExamples);
-  if (!delay.is_string()) check.fail_found(at, kDelayExamples, delay);
-  link.delay_text = delay.get<std::string>();
-  switch (parse_delay(link.delay_text, &link.delay_ns)) {
-    case Parsed::kOk:
-      if (link.delay_ns <= 0) check.fail_found(at, "a positive duration", delay);
-      break;
-    case Parsed::kMalformed:
-      check.fail_found(at, kDelayExamples, delay);
-    case Parsed::kNotWhole:
-      check.fail_found(at, "a whole number of nanoseconds", delay);
-    case Parsed::kOverflow:
-      check.fail_found(at, "a duration below 2^63 ns", delay);
+  const json* delay = Checker::find(value, "delay");
+  if (delay == nullptr && preset == nullptr) {
+    check.require(value, pointer, "delay", kDelayExamples);
   }
+  if (delay == nullptr) delay = &preset_delay;
+  link.delay_ns = read_duration(check, *delay, child(pointer, "delay"), &link.delay_text, false);
 
   if (const json* v = Checker::find(value, "mtu")) {
     link.mtu = uint32_t(check.integer(*v, child(pointer, "mtu"), kMinMtu, kMaxMtu,
                                       "an integer from 576 to 9000 (bytes)"));
   }
+  read_ib_link_keys(check, value, pointer, link);
   return link;
 }
 
 TransportSpec read_transport(const Checker& check, const json& value, const std::string& pointer,
                              const std::string& mtu_pointer, uint32_t mtu) {
-  check.object(value, pointer, {"kind", "tcp_variant", "segment_size", "snd_buf", "rcv_buf"});
+  check.object(value, pointer, {"kind", "tcp_variant", "segment_size", "snd_buf", "rcv_buf",
+                                 "congestion_control"});
   TransportSpec transport;
   if (const json* v = Checker::find(value, "kind")) {
     transport.kind = check.string(*v, child(pointer, "kind"));
+    transport.kind_given = true;
+  }
+  for (const char* key : {"tcp_variant", "segment_size", "snd_buf", "rcv_buf"}) {
+    if (Checker::find(value, key)) transport.tcp_keys.push_back(child(pointer, key));
+  }
+  if (const json* v = Checker::find(value, "congestion_control")) {
+    transport.congestion_control = check.string(*v, child(pointer, "congestion_control"));
   }
   if (const json* v = Checker::find(value, "tcp_variant")) {
     transport.tcp_variant = check.string(*v, child(pointer, "tcp_variant"));
@@ -187,8 +253,57 @@ std::string attribute_text(const Checker& check, const json& value, const std::s
   check.fail_found(pointer, "a string, number or boolean", value);
 }
 
+// Sizes by name; which names a topology reads is the bridge's to check.
+std::vector<std::pair<std::string, uint32_t>> read_topology_options(const Checker& check,
+                                                                    const json& value,
+                                                                    const std::string& pointer) {
+  if (!value.is_object()) check.fail_found(pointer, "an object of option names and sizes", value);
+  std::vector<std::pair<std::string, uint32_t>> options;
+  for (const auto& item : value.items()) {
+    options.emplace_back(item.key(), check.positive_u32(item.value(), child(pointer, item.key())));
+  }
+  return options;
+}
+
+// "packed", or the endpoint of each rank; whether the endpoints exist is the topology's to say.
+PlacementSpec read_placement(const Checker& check, const json& value, const std::string& pointer) {
+  const char* const expected = "\"packed\" or an array of endpoint indexes, one per rank";
+  PlacementSpec placement;
+  if (value.is_string() && value.get<std::string>() == "packed") return placement;
+  if (!value.is_array() || value.empty()) check.fail_found(pointer, expected, value);
+  placement.packed = false;
+  for (size_t r = 0; r < value.size(); ++r) {
+    const std::string at = child(pointer, std::to_string(r));
+    const auto endpoint = uint32_t(
+        check.integer(value[r], at, 0, UINT32_MAX - 1, "an endpoint index (an integer from 0)"));
+    auto taken = std::find(placement.endpoint.begin(), placement.endpoint.end(), endpoint);
+    if (taken != placement.endpoint.end()) {
+      check.fail(at, "endpoint " + std::to_string(endpoint) + " already holds rank " +
+                         std::to_string(taken - placement.endpoint.begin()) +
+                         "; one rank per endpoint");
+    }
+    placement.endpoint.push_back(endpoint);
+  }
+  return placement;
+}
+
+SwitchSpec read_switch(const Checker& check, const json& value, const std::string& pointer) {
+  check.object(value, pointer, {"routing", "latency"});
+  SwitchSpec switches;
+  if (const json* v = Checker::find(value, "routing")) {
+    switches.adaptive_routing =
+        check.choice(*v, child(pointer, "routing"), {"ecmp", "adaptive"}) == "adaptive";
+  }
+  if (const json* v = Checker::find(value, "latency")) {
+    switches.latency_ns =
+        read_duration(check, *v, child(pointer, "latency"), &switches.latency_text, true);
+  }
+  return switches;
+}
+
 NetworkSpec read_network(const Checker& check, const json& value, const std::string& pointer) {
-  check.object(value, pointer, {"topology", "link", "transport", "ns3_defaults"});
+  check.object(value, pointer, {"topology", "topology_options", "placement", "link", "switch",
+                                 "transport", "ns3_defaults"});
   NetworkSpec network;
   network.topology = check.string(check.require(value, pointer, "topology", "a topology name"),
                                   child(pointer, "topology"));
@@ -205,6 +320,15 @@ NetworkSpec read_network(const Checker& check, const json& value, const std::str
       network.ns3_defaults.push_back(
           Ns3Default{item.key(), attribute_text(check, item.value(), child(at, item.key()))});
     }
+  }
+  if (const json* v = Checker::find(value, "topology_options")) {
+    network.topology_options = read_topology_options(check, *v, child(pointer, "topology_options"));
+  }
+  if (const json* v = Checker::find(value, "placement")) {
+    network.placement = read_placement(check, *v, child(pointer, "placement"));
+  }
+  if (const json* v = Checker::find(value, "switch")) {
+    network.switches = read_switch(check, *v, child(pointer, "switch"));
   }
   return network;
 }

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,6 +54,10 @@ struct LinkSpec {
   uint64_t rate_bps = 0;                 // bits per second
   int64_t delay_ns = 0;                  // one-way propagation delay
   uint32_t mtu = 1500;                   // bytes, IP packet size limit
+  std::string preset;                    // a link preset name; its rate and delay are filled in
+  // Link model ib only; unset when not written.
+  std::optional<uint32_t> ib_mtu;        // payload bytes per packet: 256, 512, ... 4096
+  std::optional<uint32_t> vl_buffer;     // receive buffer per virtual lane, bytes
 };
 
 struct TransportSpec {
@@ -61,6 +66,22 @@ struct TransportSpec {
   uint32_t segment_size = 1448;        // TCP payload bytes per segment
   uint32_t snd_buf = 131072;           // TCP send buffer, bytes
   uint32_t rcv_buf = 131072;           // TCP receive buffer, bytes
+  bool kind_given = false;             // kind written; else the topology's first transport
+  std::vector<std::string> tcp_keys;   // pointers of the TCP keys written, refused for rdma
+  std::string congestion_control;      // rdma: a name of the bridge's registry; empty: unset
+};
+
+// /network/switch: the switches of an InfiniBand-like fabric (link model ib).
+struct SwitchSpec {
+  std::optional<bool> adaptive_routing;  // "adaptive" or "ecmp"
+  std::optional<int64_t> latency_ns;     // forwarding latency
+  std::string latency_text;              // as written
+};
+
+// /network/placement: the endpoint of each rank.
+struct PlacementSpec {
+  bool packed = true;              // rank r on endpoint r
+  std::vector<uint32_t> endpoint;  // otherwise, endpoint[r] for rank r
 };
 
 // One entry of /network/ns3_defaults: an ns-3 Attribute default by its Config name.
@@ -74,6 +95,10 @@ struct NetworkSpec {
   LinkSpec link;
   TransportSpec transport;
   std::vector<Ns3Default> ns3_defaults;  // in key order
+  SwitchSpec switches;
+  // /network/topology_options: the topology's sizes by name, checked against the topology.
+  std::vector<std::pair<std::string, uint32_t>> topology_options;
+  PlacementSpec placement;
 };
 
 // One entry of /collectives: the algorithm of an operation and its Attributes.

@@ -35,6 +35,14 @@ const std::map<std::string, std::string>& attributes_set_by_keys() {
       {"ns3::EthernetNetDevice::DataRate", "/network/link/rate"},
       {"ns3::EthernetChannel::Delay", "/network/link/delay"},
       {"ns3::EthernetNetDevice::Mtu", "/network/link/mtu"},
+      {"ns3::IbNetDevice::DataRate", "/network/link/rate"},
+      {"ns3::IbChannel::Delay", "/network/link/delay"},
+      {"ns3::IbNetDevice::Mtu", "/network/link/ib_mtu"},
+      {"ns3::IbNetDevice::VlBufferBytes", "/network/link/vl_buffer"},
+      {"ns3::IbSwitch::Routing", "/network/switch/routing"},
+      {"ns3::IbSwitch::ForwardingLatency", "/network/switch/latency"},
+      {"ns3::IbSwitch::Marking", "/network/transport/congestion_control"},
+      {"ns3::RdmaMessageTransport::CongestionControl", "/network/transport/congestion_control"},
       {"ns3::TcpL4Protocol::SocketType", "/network/transport/tcp_variant"},
       {"ns3::TcpSocket::SegmentSize", "/network/transport/segment_size"},
       {"ns3::TcpSocket::SndBufSize", "/network/transport/snd_buf"},
@@ -61,14 +69,71 @@ void check_workload_fits(const Scenario& scenario, const ModelConfig& model) {
   }
 }
 
-NetworkConfig checked_network(const Scenario& scenario) {
+// The keys of the InfiniBand-like fabric: refused on other links and transports, so that a
+// key never silently does nothing; the topology's options and the placement, checked against
+// the topology's size for `ranks` ranks.
+void check_fabric(const Scenario& scenario, uint32_t ranks, NetworkConfig& net) {
+  const std::string& source = scenario.source;
+  const NetworkSpec& spec = scenario.network;
+  const bool ib = net.link_model == "ib";
+  auto only = [&](bool written, const std::string& pointer, const std::string& what) {
+    if (written) {
+      throw ScenarioError(source, pointer,
+                          "applies to " + what + " only; this scenario's is '" +
+                              (what == "transport rdma" ? net.transport : net.link_model) + "'");
+    }
+  };
+  only(!ib && spec.link.ib_mtu, "/network/link/ib_mtu", "link model ib");
+  only(!ib && spec.link.vl_buffer, "/network/link/vl_buffer", "link model ib");
+  only(!ib && spec.switches.adaptive_routing, "/network/switch/routing", "link model ib");
+  only(!ib && spec.switches.latency_ns, "/network/switch/latency", "link model ib");
+  if (net.transport == "rdma" && !spec.transport.tcp_keys.empty()) {
+    throw ScenarioError(source, spec.transport.tcp_keys.front(),
+                        "applies to transport tcp only; this scenario's is 'rdma'");
+  }
+  only(!spec.transport.congestion_control.empty() && net.transport != "rdma",
+       "/network/transport/congestion_control", "transport rdma");
+  if (ib) {
+    net.rdma.mtu = spec.link.ib_mtu.value_or(net.rdma.mtu);
+    net.rdma.vl_buffer = spec.link.vl_buffer.value_or(net.rdma.vl_buffer);
+    net.rdma.adaptive_routing = spec.switches.adaptive_routing.value_or(false);
+    if (spec.switches.latency_ns) net.rdma.switch_latency = ns3::NanoSeconds(*spec.switches.latency_ns);
+  }
+  if (!spec.transport.congestion_control.empty()) {
+    net.rdma.congestion_control =
+        registered(rdma_congestion_controls(), spec.transport.congestion_control, source,
+                   "/network/transport/congestion_control")
+            .type_id();
+  }
+
+  for (const auto& [name, value] : spec.topology_options) net.topology_options[name] = value;
+  if (!spec.placement.packed) net.placement = spec.placement.endpoint;
+  const TopologyShape shape = topology_shape(net, ranks);
+  if (shape.problem.empty()) return;
+  std::string pointer = "/network/topology";
+  if (!shape.option.empty()) {
+    pointer = child("/network/topology_options", shape.option);
+  } else if (shape.placement_rank >= 0) {
+    pointer = child("/network/placement", std::to_string(shape.placement_rank));
+  } else if (!net.placement.empty()) {
+    pointer = "/network/placement";
+  } else if (!net.topology_options.empty()) {
+    pointer = "/network/topology_options";
+  }
+  throw ScenarioError(source, pointer, shape.problem);
+}
+
+NetworkConfig checked_network(const Scenario& scenario, uint32_t ranks) {
   const std::string& source = scenario.source;
   const NetworkSpec& spec = scenario.network;
   NetworkConfig net;
   const Topology& topology = registered(topologies(), spec.topology, source, "/network/topology");
   net.topology = topology.name;
-  net.transport =
-      registered(transport_kinds(), spec.transport.kind, source, "/network/transport/kind").name;
+  // Without a transport kind, the topology's own, as for the link model.
+  net.transport = spec.transport.kind_given ? registered(transport_kinds(), spec.transport.kind,
+                                                         source, "/network/transport/kind")
+                                                  .name
+                                            : topology.transports.front();
   // Without a link model, the topology's own: each topology lists its natural one first.
   net.link_model =
       spec.link.model.empty()
@@ -78,6 +143,7 @@ NetworkConfig checked_network(const Scenario& scenario) {
   if (!problem.empty()) throw ScenarioError(source, "/network/topology", problem);
   net.link_rate = ns3::DataRate(spec.link.rate_bps);
   net.link_delay = ns3::NanoSeconds(spec.link.delay_ns);
+  check_fabric(scenario, ranks, net);
   net.mtu = spec.link.mtu;
   net.tcp_variant = registered(tcp_variants(), spec.transport.tcp_variant, source,
                                "/network/transport/tcp_variant")
@@ -157,7 +223,7 @@ CheckedScenario check_scenario(const Scenario& scenario) {
   }
   checked.ranks = checked.strategy->world_size(checked.degrees);
   check_workload_fits(scenario, checked.model);
-  checked.network = checked_network(scenario);
+  checked.network = checked_network(scenario, uint32_t(checked.ranks));
   return checked;
 }
 

@@ -123,11 +123,15 @@ CollectiveChoice choose_auto(OpType op, uint64_t bytes, int n, const LinkFacts& 
 
 double modeled_seconds(OpType op, const std::string& algorithm, uint64_t bytes, int n,
                        const LinkFacts& link) {
-  // alpha: a message crosses two links through the hub (two propagations, two frames of
-  // store-and-forward); beta: a byte's time on a link, with TCP/IP headers (40 of every MTU).
+  // alpha: a message crosses `hops` links (a star: two, through the hub): one propagation
+  // each, and per switch its latency plus, store-and-forward, a whole frame or, cut-through,
+  // only the header; beta: a byte's time on a link, with the headers of every packet.
   const double frame = link.mtu * 8 / link.rate_bps;
-  const double alpha = 2 * link.delay_s + 2 * frame;
-  const double beta = 8 / link.rate_bps * link.mtu / (link.mtu - 40.0);
+  const double header = link.header_bytes * 8 / link.rate_bps;
+  const double switches = link.hops - 1.0;
+  const double alpha = link.hops * link.delay_s + frame +
+                       switches * ((link.cut_through ? header : frame) + link.switch_s);
+  const double beta = 8 / link.rate_bps * link.mtu / (link.mtu - double(link.header_bytes));
   const double s = double(bytes);
   const double m = n - 1;
   const double log_n = std::ceil(std::log2(std::max(n, 2)));

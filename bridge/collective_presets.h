@@ -23,11 +23,16 @@ struct CollectiveChoice {
 };
 using CollectiveChoices = std::map<OpType, CollectiveChoice>;
 
-// What a preset may know of the network: every rank's link.
+// What a preset may know of the network: every rank's link, and the path between two ranks.
+// The defaults are a store-and-forward star of TCP/IP links.
 struct LinkFacts {
   double rate_bps = 1e9;
   double delay_s = 50e-6;
-  uint32_t mtu = 1500;
+  uint32_t mtu = 1500;          // bytes of a full packet on the link, headers included
+  uint32_t header_bytes = 40;   // of them, headers: TCP/IP 40, InfiniBand 26
+  uint32_t hops = 2;            // links between two ranks, on the longest path
+  bool cut_through = false;     // switches forward once the header is in (InfiniBand)
+  double switch_s = 0;          // forwarding latency of one switch
 };
 
 struct CollectivePreset {

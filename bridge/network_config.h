@@ -10,11 +10,26 @@
 #include <ns3/type-id.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace uniference {
+
+// The InfiniBand-like fabric of transport "rdma" over link model "ib".
+struct RdmaConfig {
+  uint32_t mtu = 4096;         // payload bytes per packet: 256, 512, 1024, 2048 or 4096
+  uint32_t vl_buffer = 65536;  // receive buffer per virtual lane, bytes
+  // Empty: no congestion control (ns3::RdmaCongestionControl); else ns3::IbCongestionControl
+  // or ns3::Dcqcn. Resolved when the network is built, like tcp_variant.
+  ns3::TypeId congestion_control;
+  bool adaptive_routing = false;  // false: ECMP, a flow keeps its path
+  ns3::Time switch_latency = ns3::NanoSeconds(100);
+  // Intra-server cables of rail-optimised and two-tier topologies (NVLink-like).
+  ns3::DataRate intra_rate = ns3::DataRate(7'200'000'000'000);
+  ns3::Time intra_delay = ns3::NanoSeconds(10);
+};
 
 struct NetworkConfig {
   std::string topology = "star";
@@ -36,6 +51,12 @@ struct NetworkConfig {
   // preset, or without one run their default.
   CollectiveChoices collectives;
   std::string collective_preset;  // a name of collective_presets(), or empty
+  RdmaConfig rdma;
+  // Sizes of the topology by option name ("k" of a fat-tree); an option not given takes the
+  // topology's default for the number of ranks.
+  std::map<std::string, uint32_t> topology_options;
+  // placement[r] is the endpoint rank r sits on; empty: rank r on endpoint r ("packed").
+  std::vector<uint32_t> placement;
 };
 
 }  // namespace uniference

@@ -2,6 +2,12 @@
 
 #include "bridge/topologies/star_routed_topology.h"
 #include "bridge/topologies/star_topology.h"
+#include "bridge/topologies/fat_tree_topology.h"
+#include "bridge/topologies/leaf_spine_topology.h"
+#include "bridge/topologies/rail_optimised_topology.h"
+#include "bridge/topologies/two_tier_topology.h"
+
+#include <ns3/rdma-congestion-control.h>
 
 #include <ns3/tcp-bbr.h>
 #include <ns3/tcp-bic.h>
@@ -27,13 +33,17 @@ namespace uniference {
 
 const NamedRegistry<Topology>& topologies() {
   static const NamedRegistry<Topology> registry("topology",
-                                                {star_topology(), star_routed_topology()});
+                                                {star_topology(), star_routed_topology(),
+                                                 fat_tree_topology(), leaf_spine_topology(),
+                                                 rail_optimised_topology(), two_tier_topology()});
   return registry;
 }
 
 const NamedRegistry<TransportKind>& transport_kinds() {
   static const NamedRegistry<TransportKind> registry(
-      "transport", {{"tcp", "framed messages over ns-3 TCP, one connection per ordered pair"}});
+      "transport", {{"tcp", "framed messages over ns-3 TCP, one connection per ordered pair"},
+                      {"rdma", "reliable-connection queue pairs over the InfiniBand-like fabric "
+                               "(link model ib): MTU segmentation, credits, no loss"}});
   return registry;
 }
 
@@ -41,6 +51,8 @@ const NamedRegistry<LinkModel>& link_models() {
   static const NamedRegistry<LinkModel> registry(
       "link model",
       {{"point-to-point", "ns-3's point-to-point link: rate, delay, MTU, PPP framing"},
+       {"ib", "InfiniBand-like lossless cable: rate, delay; 26 header bytes per packet of "
+              "/network/link/ib_mtu payload, credit-based flow control per virtual lane"},
        {"ethernet",
         "full-duplex Ethernet: rate, delay, MTU; 14-byte header, FCS, preamble and "
         "inter-frame gap timed on the wire (38 bytes per frame)"}});
@@ -73,6 +85,21 @@ const NamedRegistry<TcpVariant>& tcp_variants() {
   return registry;
 }
 
+const NamedRegistry<RdmaCongestionControl>& rdma_congestion_controls() {
+  static const NamedRegistry<RdmaCongestionControl> registry(
+      "RDMA congestion control",
+      {
+          {"none", "none: every queue pair sends at line rate, credits alone pace it",
+           &ns3::RdmaCongestionControl::GetTypeId},
+          {"ib", "InfiniBand congestion control: FECN-marked packets raise the sender's "
+                 "inter-packet delay (CCTI), a timer lowers it",
+           &ns3::IbCongestionControl::GetTypeId},
+          {"dcqcn", "DCQCN (RoCEv2): ECN marks cut the rate, timers and byte counts recover it",
+           &ns3::Dcqcn::GetTypeId},
+      });
+  return registry;
+}
+
 std::string check_network_combination(const NetworkConfig& config) {
   const Topology& topology = topologies().at(config.topology);
   auto has = [](const std::vector<std::string>& names, const std::string& name) {
@@ -86,6 +113,55 @@ std::string check_network_combination(const NetworkConfig& config) {
            "'";
   }
   return "";
+}
+
+}  // namespace uniference
+
+namespace uniference {
+
+TopologyShape topology_shape(const NetworkConfig& config, uint32_t ranks) {
+  const Topology& topology = topologies().at(config.topology);
+  TopologyShape shape;
+  for (const auto& option : config.topology_options) {
+    auto named = [&](const TopologyOption& o) { return o.name == option.first; };
+    if (std::any_of(topology.options.begin(), topology.options.end(), named)) continue;
+    std::string known;
+    for (const TopologyOption& o : topology.options) known += (known.empty() ? "" : ", ") + o.name;
+    shape.option = option.first;
+    shape.problem = "topology '" + topology.name + "' has no option '" + option.first + "'; " +
+                    (known.empty() ? "it has none" : "its options: " + known);
+    return shape;
+  }
+  if (topology.shape) return topology.shape(config, ranks);
+  // One endpoint per rank, all alike: a placement can only restate "packed".
+  shape.endpoints = ranks;
+  for (uint32_t r = 0; r < config.placement.size(); ++r) {
+    if (config.placement[r] != r) {
+      shape.problem = "topology '" + topology.name +
+                      "' puts every rank on an endpoint of its own, all alike; placement must "
+                      "be \"packed\"";
+      break;
+    }
+  }
+  return shape;
+}
+
+LinkFacts link_facts(const NetworkConfig& config, uint32_t ranks) {
+  LinkFacts facts;
+  facts.rate_bps = double(config.link_rate.GetBitRate());
+  facts.delay_s = config.link_delay.GetSeconds();
+  facts.mtu = config.mtu;
+  if (config.transport == "rdma") {
+    // IbNetDevice's defaults: local routing header 8, base transport header 12, CRCs 4 + 2.
+    constexpr uint32_t kIbHeaderBytes = 26;
+    facts.header_bytes = kIbHeaderBytes;
+    facts.mtu = config.rdma.mtu + kIbHeaderBytes;
+    facts.cut_through = true;
+    facts.switch_s = config.rdma.switch_latency.GetSeconds();
+  }
+  const TopologyShape shape = topology_shape(config, ranks);
+  if (shape.problem.empty()) facts.hops = shape.max_hops;
+  return facts;
 }
 
 }  // namespace uniference

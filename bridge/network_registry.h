@@ -1,5 +1,5 @@
 // Everything about the network a scenario picks by name: topologies, transports, link
-// models and TCP congestion controls. Scenario checking, --help and the generated docs
+// models, TCP and RDMA congestion controls. Scenario checking, --help and the generated docs
 // read these lists; a new member is one entry (and, for a topology, one builder file).
 #pragma once
 
@@ -17,6 +17,21 @@
 
 namespace uniference {
 
+// A size a topology reads from NetworkConfig::topology_options (/network/topology_options).
+struct TopologyOption {
+  std::string name;         // "k"
+  std::string description;  // what it is and its default
+};
+
+// How big a topology comes out for some number of ranks, or why it cannot be built.
+struct TopologyShape {
+  uint32_t endpoints = 0;  // endpoints built, at least the ranks
+  uint32_t max_hops = 2;   // links on the longest path between two placed ranks
+  std::string problem;     // empty when the options and placement fit
+  std::string option;      // the option the problem is about, if one
+  int placement_rank = -1;  // the rank whose placement the problem is about, if one
+};
+
 struct Topology {
   std::string name;
   std::string description;
@@ -25,6 +40,11 @@ struct Topology {
   // Builds the nodes, links and transports of `ranks` endpoints; entry r is rank r's.
   std::function<std::vector<ns3::Ptr<ns3::MessageTransport>>(const NetworkConfig&, uint32_t)>
       build;
+  // The options it reads; none for a topology whose only size is the number of ranks.
+  std::vector<TopologyOption> options;
+  // Its size for `ranks` ranks with the config's options and placement. Null for a topology
+  // with one endpoint per rank, all alike, where placement means nothing.
+  std::function<TopologyShape(const NetworkConfig&, uint32_t)> shape;
 };
 
 struct TransportKind {
@@ -37,6 +57,12 @@ struct LinkModel {
   std::string description;
 };
 
+struct RdmaCongestionControl {
+  std::string name;
+  std::string description;
+  ns3::TypeId (*type_id)();
+};
+
 struct TcpVariant {
   std::string name;
   std::string description;
@@ -47,8 +73,17 @@ const NamedRegistry<Topology>& topologies();
 const NamedRegistry<TransportKind>& transport_kinds();
 const NamedRegistry<LinkModel>& link_models();
 const NamedRegistry<TcpVariant>& tcp_variants();
+const NamedRegistry<RdmaCongestionControl>& rdma_congestion_controls();
 
 // "" when the topology can be built with this transport and link model, else why not.
 std::string check_network_combination(const NetworkConfig& config);
+
+// The size of the config's topology for `ranks` ranks, with its problem (options that do
+// not fit, a placement on endpoints that do not exist or that repeats one) if any.
+TopologyShape topology_shape(const NetworkConfig& config, uint32_t ranks);
+
+// What a collective preset may know of the network of `ranks` ranks: the endpoint link's
+// rate, delay, packet and header sizes, and the hops of the longest path between ranks.
+LinkFacts link_facts(const NetworkConfig& config, uint32_t ranks);
 
 }  // namespace uniference
