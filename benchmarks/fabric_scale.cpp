@@ -9,6 +9,7 @@
 //   fabric-scale [--k=8] [--bytes=2000000] [--rate=100Gbps] [--routing=ECMP]
 #include <ns3/command-line.h>
 #include <ns3/core-module.h>
+#include <ns3/ib-event-queue.h>
 #include <ns3/ib-fabric-helper.h>
 
 #include <sys/resource.h>
@@ -42,6 +43,14 @@ double resident_bytes() {
   return 0;
 }
 
+/// \return CPU time this process has used: on a shared machine, steadier than wall time
+double cpu_seconds() {
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_utime.tv_sec + usage.ru_utime.tv_usec * 1e-6 + usage.ru_stime.tv_sec +
+         usage.ru_stime.tv_usec * 1e-6;
+}
+
 void discard(uint32_t, uint64_t, uint64_t) {}
 
 void run(uint32_t k, uint64_t bytes, const std::string& rate, const std::string& routing,
@@ -70,16 +79,20 @@ void run(uint32_t k, uint64_t bytes, const std::string& rate, const std::string&
   const double setup_bytes = resident_bytes() - rss_before;
 
   const auto start = std::chrono::steady_clock::now();
+  const double cpu_start = cpu_seconds();
   Simulator::Run();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double cpu = cpu_seconds() - cpu_start;
   uint64_t hops = 0;
   for (const auto& port : fabric.GetPorts()) hops += port->GetTxPackets();
   const double simulated = Simulator::Now().GetSeconds();
+  const double events = double(Simulator::GetEventCount() + IbEventQueue::Get().GetEventCount());
   Simulator::Destroy();
   std::printf("%-22s %u endpoints, %u switches: set-up %.3f s, %.1f MB; %.1f us simulated in "
-              "%.2f s wall; %.3g packet-hops, %.3g hops/s\n",
+              "%.2f s wall (%.2f s CPU); %.3g packet-hops, %.3g hops per wall second (%.3g per CPU "
+              "second), %.2f events per hop\n",
               scheduler.c_str(), n, fabric.GetNSwitches(), setup, setup_bytes / 1e6, simulated * 1e6,
-              wall, double(hops), hops / wall);
+              wall, cpu, double(hops), hops / wall, hops / cpu, events / double(hops));
   std::fflush(stdout);
 }
 

@@ -5,6 +5,7 @@
 #include "ib-net-device.h"
 
 #include "ib-channel.h"
+#include "ib-event-queue.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -110,12 +111,14 @@ IbNetDevice::IbNetDevice()
       m_psPerByte(0),
       m_delayPs(0),
       m_processingPs(0),
-      m_txBusy(false),
+      m_dataEndPs(0),
+      m_idlePending(false),
       m_lineFreePs(0),
       m_busyPs(0),
       m_txBytes(0),
       m_txPackets(0),
       m_starved(false),
+      m_creditWakePending(false),
       m_peerBlocks(0)
 {
 }
@@ -171,7 +174,6 @@ IbNetDevice::DoDispose()
 {
     m_node = nullptr;
     m_channel = nullptr;
-    m_creditWake.Cancel();
     m_inbound.clear();
     m_peer = nullptr;
     m_owner = nullptr;
@@ -187,7 +189,7 @@ IbNetDevice::SetProcessingDelay(Time delay)
 bool
 IbNetDevice::IsTransmitterIdle() const
 {
-    return !m_txBusy;
+    return m_dataEndPs <= IbEventQueue::Get().NowPs();
 }
 
 bool
@@ -212,7 +214,7 @@ IbNetDevice::HasCredits(uint8_t vl, uint32_t wireBytes)
 void
 IbNetDevice::ApplyArrivedCredits() const
 {
-    int64_t now = Simulator::Now().GetPicoSeconds();
+    int64_t now = IbEventQueue::Get().NowPs();
     while (!m_inbound.empty() && m_inbound.front().arrivalPs <= now)
     {
         const CreditUpdate& update = m_inbound.front();
@@ -226,22 +228,28 @@ IbNetDevice::ApplyArrivedCredits() const
 void
 IbNetDevice::ArmCreditWake()
 {
-    if (m_starved && !m_inbound.empty() && !m_creditWake.IsRunning())
+    if (m_starved && !m_inbound.empty() && !m_creditWakePending)
     {
-        m_creditWake = Simulator::Schedule(Until(m_inbound.front().arrivalPs),
-                                           &IbNetDevice::CreditWake,
-                                           this);
+        m_creditWakePending = true;
+        IbEventQueue::Get().Schedule(NsUntil(m_inbound.front().arrivalPs),
+                                     IbEventQueue::CREDIT_WAKE,
+                                     this);
     }
 }
 
 void
 IbNetDevice::CreditWake()
 {
+    m_creditWakePending = false;
     ApplyArrivedCredits();
     m_starved = false;
-    if (!m_txBusy)
+    if (IsTransmitterIdle())
     {
         m_owner->PortReady(m_ownerPort); // it asks again, and re-arms if still short
+    }
+    else
+    {
+        NotifyWhenIdle();
     }
 }
 
@@ -251,13 +259,13 @@ IbNetDevice::Blocks(uint32_t bytes) const
     return (bytes + m_creditBytes - 1) / m_creditBytes;
 }
 
-Time
-IbNetDevice::Until(int64_t ps)
+int64_t
+IbNetDevice::NsUntil(int64_t ps)
 {
     // Events fall on whole nanoseconds (ns-3's default resolution); the line keeps exact
     // picoseconds, so rounding an event up never slows the link down.
-    int64_t ahead = std::max<int64_t>(0, ps - Simulator::Now().GetPicoSeconds());
-    return NanoSeconds((ahead + 999) / 1000);
+    int64_t ahead = std::max<int64_t>(0, ps - IbEventQueue::Get().NowPs());
+    return (ahead + 999) / 1000;
 }
 
 int64_t
@@ -269,7 +277,7 @@ IbNetDevice::TransmissionPs(uint32_t bytes) const
 void
 IbNetDevice::Transmit(IbPacket packet)
 {
-    NS_ASSERT_MSG(!m_txBusy, "IbNetDevice: Transmit while busy");
+    NS_ASSERT_MSG(IsTransmitterIdle(), "IbNetDevice: Transmit while busy");
     ApplyArrivedCredits();
     int64_t blocks = Blocks(packet.wireBytes);
     NS_ASSERT_MSG(m_credits[packet.vl] >= blocks, "IbNetDevice: Transmit without credits");
@@ -278,14 +286,14 @@ IbNetDevice::Transmit(IbPacket packet)
 
     // A line that fell free less than a nanosecond ago was waiting only for its completion
     // event, which rounds up: continue from its exact end so the rate stays exact.
-    int64_t now = Simulator::Now().GetPicoSeconds();
+    int64_t now = IbEventQueue::Get().NowPs();
     int64_t start = m_lineFreePs > now - 1000 ? m_lineFreePs : now;
     int64_t serialisation = TransmissionPs(packet.wireBytes);
     // Cut-through: the packet cannot leave faster than it arrives.
     int64_t end = std::max(start + serialisation, packet.lastBitPs);
     m_busyPs += end - start;
     m_lineFreePs = end;
-    m_txBusy = true;
+    m_dataEndPs = end;
     m_txBytes += packet.wireBytes;
     ++m_txPackets;
     m_txTrace(packet);
@@ -296,18 +304,25 @@ IbNetDevice::Transmit(IbPacket packet)
             ? std::min(start + TransmissionPs(m_peer->m_headerBytes), end) + m_delayPs
             : packet.lastBitPs;
     handOver += m_peer->m_processingPs;
-    Simulator::ScheduleWithContext(m_peer->m_node->GetId(),
-                                   Until(handOver),
-                                   &IbNetDevice::Receive,
-                                   m_peer,
-                                   packet);
-    Simulator::Schedule(Until(end), &IbNetDevice::TransmitComplete, this);
+    IbEventQueue& events = IbEventQueue::Get();
+    events.Schedule(NsUntil(handOver), IbEventQueue::RECEIVE, m_peer, &packet);
+
+}
+
+void
+IbNetDevice::NotifyWhenIdle()
+{
+    if (!m_idlePending)
+    {
+        m_idlePending = true;
+        IbEventQueue::Get().Schedule(NsUntil(m_dataEndPs), IbEventQueue::IDLE, this);
+    }
 }
 
 void
 IbNetDevice::TransmitComplete()
 {
-    m_txBusy = false;
+    m_idlePending = false;
     m_owner->PortReady(m_ownerPort);
 }
 
@@ -343,7 +358,7 @@ IbNetDevice::SendCreditUpdates()
     // freed while it waits for the line ride on it (it carries the cumulative count). Its
     // arrival is known now, so the peer reads it when it next looks at its credits, and needs
     // an event only if it is waiting for them (ArmCreditWake).
-    int64_t now = Simulator::Now().GetPicoSeconds();
+    int64_t now = IbEventQueue::Get().NowPs();
     for (uint8_t vl = 0; vl < m_lanes; ++vl)
     {
         if (m_freed[vl] == m_advertised[vl])

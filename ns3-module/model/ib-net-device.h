@@ -12,8 +12,6 @@
 #include "ns3/net-device.h"
 #include "ns3/traced-callback.h"
 
-#include "ns3/event-id.h"
-
 #include <cstdint>
 #include <deque>
 #include <vector>
@@ -22,6 +20,7 @@ namespace ns3
 {
 
 class IbChannel;
+class IbEventQueue;
 
 /**
  * \ingroup uniference
@@ -128,6 +127,13 @@ class IbNetDevice : public NetDevice
     bool IsTransmitterIdle() const;
 
     /**
+     * \brief Call the owner's PortReady once the packet on the line has ended. An owner with
+     * more to send asks for this; a port whose owner has nothing waiting spends no event on
+     * the end of its packets.
+     */
+    void NotifyWhenIdle();
+
+    /**
      * \param vl a virtual lane
      * \param wireBytes a packet's size on the wire
      * \return whether the peer's buffer on that lane has room for the packet; if not, the
@@ -222,6 +228,8 @@ class IbNetDevice : public NetDevice
     void DoInitialize() override;
 
   private:
+    friend class IbEventQueue; // runs the port's events
+
     /// The last bit (or, cut-through, the header) of a packet arrived from the peer.
     void Receive(IbPacket packet);
     /// Take the credit updates whose last bit has arrived by now.
@@ -230,14 +238,14 @@ class IbNetDevice : public NetDevice
     void ArmCreditWake();
     /// A credit update arrived while the owner waited for credits.
     void CreditWake();
-    /// The current data packet's last bit left.
+    /// The data packet's last bit left, and the owner asked to hear it.
     void TransmitComplete();
     /// Put one flow-control packet per lane with unadvertised credits on the line.
     void SendCreditUpdates();
     /// \param bytes wire bytes \return blocks of CreditBytes they occupy
     int64_t Blocks(uint32_t bytes) const;
-    /// \param ps an absolute time in ps \return the delay from now to the first ns at or after it
-    static Time Until(int64_t ps);
+    /// \param ps an absolute time in ps \return ns from now to the first ns at or after it
+    static int64_t NsUntil(int64_t ps);
 
     Ptr<Node> m_node;          //!< The node this port belongs to
     Ptr<IbChannel> m_channel;  //!< The cable
@@ -260,13 +268,14 @@ class IbNetDevice : public NetDevice
     int64_t m_delayPs;         //!< Cable delay
     int64_t m_processingPs;    //!< Added to every hand-over to the owner
 
-    bool m_txBusy;             //!< A data packet is being serialised
+    int64_t m_dataEndPs;       //!< When the data packet on the line ends
+    bool m_idlePending;        //!< The owner asked to hear when the line is idle
     int64_t m_lineFreePs;      //!< When the line has finished everything started on it
     int64_t m_busyPs;          //!< Total serialisation time so far
     uint64_t m_txBytes;        //!< Wire bytes sent
     uint64_t m_txPackets;      //!< Packets sent, credit updates not counted
     bool m_starved;            //!< The owner found too few credits and waits
-    EventId m_creditWake;      //!< Wakes the owner when credits arrive
+    bool m_creditWakePending;  //!< A wake-up for arriving credits is scheduled
 
     /// A credit update on its way from the peer.
     struct CreditUpdate

@@ -284,6 +284,10 @@ IbSwitch::Enqueue(uint32_t q)
     {
         ServeOutput(output);
     }
+    else
+    {
+        m_ports[output]->NotifyWhenIdle();
+    }
 }
 
 void
@@ -314,8 +318,13 @@ IbSwitch::ServeOutput(uint32_t output)
 {
     IbNetDevice* port = PeekPointer(m_ports[output]);
     std::vector<uint32_t>& waiting = m_waiting[output];
-    if (!port->IsTransmitterIdle() || waiting.empty())
+    if (waiting.empty())
     {
+        return;
+    }
+    if (!port->IsTransmitterIdle())
+    {
+        port->NotifyWhenIdle();
         return;
     }
     std::size_t n = waiting.size();
@@ -358,6 +367,10 @@ IbSwitch::ServeOutput(uint32_t output)
         if (queue.head != NONE)
         {
             Enqueue(q);
+        }
+        if (!waiting.empty())
+        {
+            port->NotifyWhenIdle();
         }
         return;
     }

@@ -4,6 +4,8 @@
 
 #include "rdma-message-transport.h"
 
+#include "ib-event-queue.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -26,7 +28,7 @@ namespace
 Time
 UntilPs(int64_t ps)
 {
-    int64_t ahead = std::max<int64_t>(0, ps - Simulator::Now().GetPicoSeconds());
+    int64_t ahead = std::max<int64_t>(0, ps - IbEventQueue::Get().NowPs());
     return NanoSeconds((ahead + 999) / 1000);
 }
 
@@ -236,8 +238,13 @@ RdmaMessageTransport::Serve(uint32_t port)
 {
     PortState& state = m_ports[port];
     IbNetDevice* device = PeekPointer(state.device);
-    if (!m_running || !device->IsTransmitterIdle())
+    if (!m_running || (state.control.empty() && state.active.empty()))
     {
+        return;
+    }
+    if (!device->IsTransmitterIdle())
+    {
+        device->NotifyWhenIdle();
         return;
     }
     if (!state.control.empty())
@@ -248,10 +255,11 @@ RdmaMessageTransport::Serve(uint32_t port)
             IbPacket out = packet;
             state.control.pop_front();
             device->Transmit(out);
+            device->NotifyWhenIdle(); // something may follow; a spare event is harmless
         }
         return; // otherwise the credits' return calls PortReady
     }
-    int64_t now = Simulator::Now().GetPicoSeconds();
+    int64_t now = IbEventQueue::Get().NowPs();
     int64_t earliest = INT64_MAX;
     std::size_t n = state.active.size();
     for (std::size_t i = 0; i < n; ++i)
@@ -311,6 +319,10 @@ RdmaMessageTransport::Serve(uint32_t port)
         m_injected += payload;
         m_injectTrace(packet.dst, packet.payload);
         device->Transmit(packet);
+        if (!state.control.empty() || !state.active.empty())
+        {
+            device->NotifyWhenIdle();
+        }
         return;
     }
     if (earliest != INT64_MAX && !state.wake.IsRunning())
@@ -376,7 +388,7 @@ RdmaMessageTransport::ReceiveData(const IbPacket& packet)
     RecvQp& qp = m_recvQps[packet.src];
     if (packet.marked)
     {
-        int64_t now = Simulator::Now().GetPicoSeconds();
+        int64_t now = IbEventQueue::Get().NowPs();
         if (now - qp.lastCnpPs >= m_cnpInterval.GetPicoSeconds())
         {
             qp.lastCnpPs = now;

@@ -1,0 +1,115 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef IB_EVENT_QUEUE_H
+#define IB_EVENT_QUEUE_H
+
+#include "ib-packet.h"
+
+#include "ns3/event-id.h"
+#include "ns3/simulator.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+class IbNetDevice;
+
+/**
+ * \ingroup uniference
+ *
+ * \brief The fabric's own event list: packet arrivals and port wake-ups, kept apart from
+ * ns-3's scheduler and driven by one ns-3 event at a time.
+ *
+ * A hop of a packet costs two events, and each ns-3 event costs an allocation, a scheduler
+ * insertion and removal, and the log-level checks that Debian's ns-3 (built with logging)
+ * makes inside Simulator::Schedule; together they were about half of the fabric's time. This
+ * queue keeps fabric events as plain entries in a binary heap (packets in a pool, no
+ * allocation once warm) and keeps one ns-3 event scheduled at its earliest entry; when that
+ * event fires, every fabric event due by then runs, in the order it was scheduled. So ns-3
+ * time stays the one clock, and fabric events interleave with all other ns-3 events by time;
+ * among events at the same nanosecond, the fabric's run together when the queue's ns-3 event
+ * comes up (deterministically).
+ *
+ * One queue serves the whole simulation; Simulator::Destroy empties it.
+ */
+class IbEventQueue
+{
+  public:
+    /// What an entry does.
+    enum Kind : uint8_t
+    {
+        RECEIVE,     //!< hand a packet to a port
+        IDLE,        //!< a port's transmitter fell idle
+        CREDIT_WAKE, //!< credits arrived at a port that waits for them
+    };
+
+    /// \return the simulation's queue
+    static IbEventQueue& Get();
+
+    /**
+     * \brief Schedule a fabric event.
+     * \param delayNs nanoseconds from now
+     * \param kind what to do
+     * \param device the port it concerns
+     * \param packet for RECEIVE, the packet
+     */
+    void Schedule(int64_t delayNs, Kind kind, IbNetDevice* device, const IbPacket* packet = nullptr);
+
+    /// \return fabric events run so far in this simulation
+    uint64_t GetEventCount() const;
+
+    /// \return the simulation time in ps, read once per batch of fabric events
+    int64_t NowPs() const
+    {
+        return m_running ? m_nowPs : Simulator::Now().GetPicoSeconds();
+    }
+
+  private:
+    IbEventQueue();
+
+    /// A scheduled fabric event.
+    struct Entry
+    {
+        int64_t timeNs;      //!< When
+        uint64_t seq;        //!< Order among equal times
+        IbNetDevice* device; //!< The port
+        uint32_t slot;       //!< The packet's pool slot (RECEIVE)
+        Kind kind;           //!< What
+    };
+
+    /// Heap order: earliest first, then first scheduled.
+    struct Later
+    {
+        /// \param a an entry \param b another \return whether a runs after b
+        bool operator()(const Entry& a, const Entry& b) const
+        {
+            return a.timeNs != b.timeNs ? a.timeNs > b.timeNs : a.seq > b.seq;
+        }
+    };
+
+    /// The ns-3 event: run every entry due by now, then wait for the next.
+    void Run();
+    /// Keep the ns-3 event at the earliest entry.
+    void Arm();
+    /// Forget everything (Simulator::Destroy).
+    static void Reset();
+
+    std::vector<Entry> m_heap;          //!< Pending entries, a binary heap
+    std::vector<IbPacket> m_packets;    //!< Pool of packets in flight
+    std::vector<uint32_t> m_free;       //!< Free pool slots
+    uint64_t m_seq;                     //!< Next sequence number
+    uint64_t m_count;                   //!< Entries run
+    EventId m_event;                    //!< The ns-3 event
+    int64_t m_armedNs;                  //!< Its time, while pending
+    bool m_running;                     //!< Run is taking entries
+    int64_t m_nowPs;                    //!< The time, while Run is taking entries
+    bool m_destroyHooked;               //!< Reset is registered with Simulator::Destroy
+};
+
+} // namespace ns3
+
+#endif /* IB_EVENT_QUEUE_H */
