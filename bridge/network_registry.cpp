@@ -108,7 +108,8 @@ std::string check_network_combination(const NetworkConfig& config) {
   if (!has(topology.transports, config.transport)) {
     return "topology '" + topology.name + "' does not carry transport '" + config.transport + "'";
   }
-  if (!has(topology.link_models, config.link_model)) {
+  // An empty link model is the topology's first (NetworkConfig's default).
+  if (!config.link_model.empty() && !has(topology.link_models, config.link_model)) {
     return "topology '" + topology.name + "' is not built from link model '" + config.link_model +
            "'";
   }
