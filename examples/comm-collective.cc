@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
   uint64_t bytes = 1 << 20;
   uint32_t reps = 3;
   NetworkConfig network;
+  network.topology = "star-routed";  // point-to-point links, as the usage line says
   network.tcp_variant = ns3::TcpCubic::GetTypeId();
   ns3::CommandLine cmd(__FILE__);
   cmd.Usage("Times a Comm operation over a simulated star of point-to-point links.");
