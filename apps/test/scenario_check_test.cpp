@@ -51,7 +51,7 @@ TEST(ScenarioCheck, NamesAreCheckedAgainstTheirRegistries) {
             "expected a model preset: one of \"tiny\", \"1b\" or \"8b\", found \"70b\"");
   check_error(with(quickstart(), "/parallel/strategy", "pp"), "/parallel/strategy");
   check_error(with(quickstart(), "/network/topology", "ring"), "/network/topology");
-  check_error(with(quickstart(), "/network/transport/kind", "rdma"), "/network/transport/kind");
+  check_error(with(quickstart(), "/network/transport/kind", "udp"), "/network/transport/kind");
   check_error(with(quickstart(), "/network/link/model", "leo"), "/network/link/model");
   check_error(with(quickstart(), "/devices/profile", "tpu"), "/devices/profile");
   e = check_error(with(quickstart(), "/network/transport/tcp_variant", "Cubic"),

@@ -168,8 +168,8 @@ TEST(Scenario, UnknownKeysAreErrors) {
   ScenarioError e =
       expect_error(with(quickstart(), "/network/lnk", json::object()), "/network/lnk");
   EXPECT_EQ(e.detail(),
-            "unknown key (did you mean \"link\"?); known keys here: topology, link, transport, "
-            "ns3_defaults");
+            "unknown key (did you mean \"link\"?); known keys here: topology, topology_options, "
+            "placement, link, switch, transport, ns3_defaults");
   expect_error(with(quickstart(), "/modle", json::object()), "/modle");
   expect_error(with(quickstart(), "/network/link/latency", "1ms"), "/network/link/latency");
   expect_error(with(quickstart(), "/outputs/pcap", true), "/outputs/pcap");
