@@ -131,6 +131,66 @@ INSTANTIATE_TEST_SUITE_P(Placements, FatTreePath,
                                            Path{"OtherPod", 4, 6}),
                          [](const ::testing::TestParamInfo<Path>& info) { return info.param.name; });
 
+// The other fabrics, on paths of equal cables: leaf-spine between leaves (endpoint 8 is on the
+// second leaf of 8), rail-optimised between GPU 0 of server 0 and GPU 1 of server 1 (rail 0,
+// a spine, rail 1). Both cross 4 links.
+struct FabricPath {
+  const char* name;
+  const char* topology;
+  uint32_t to;
+  double hops;
+};
+
+class FabricPathTime : public ::testing::TestWithParam<FabricPath> {};
+
+TEST_P(FabricPathTime, AMessageTakesItsHopsAtLineRate) {
+  const FabricPath& path = GetParam();
+  NetworkConfig network;
+  network.topology = path.topology;
+  network.transport = "rdma";
+  network.link_model = "ib";
+  network.link_rate = ns3::DataRate("400Gbps");
+  network.link_delay = ns3::NanoSeconds(300);
+  network.rdma.mtu = 2048;
+  network.rdma.switch_latency = ns3::NanoSeconds(50);
+  network.placement = {0, path.to};
+  const uint32_t packets = 4;
+
+  const double rate = 400e9, delay_ns = 300, latency_ns = 50, header_bytes = 26;
+  const double wire_ns = (2048 + header_bytes) * 8 / rate * 1e9;
+  const double header_ns = header_bytes * 8 / rate * 1e9;
+  const double expected = packets * wire_ns + path.hops * delay_ns +
+                          (path.hops - 1) * (header_ns + latency_ns);
+  EXPECT_NEAR(double(message_time_ns(network, packets)), expected, path.hops + 1) << path.name;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Topologies, FabricPathTime,
+    ::testing::Values(FabricPath{"LeafSpineAcrossLeaves", "leaf-spine", 8, 4},
+                      FabricPath{"LeafSpineOneLeaf", "leaf-spine", 1, 2},
+                      FabricPath{"RailOptimisedAcrossRails", "rail-optimised", 9, 4},
+                      FabricPath{"RailOptimisedOneRail", "rail-optimised", 8, 2}),
+    [](const ::testing::TestParamInfo<FabricPath>& info) { return info.param.name; });
+
+// Two-tier: GPUs of different servers meet through their servers' NVLink-like switches and a
+// second-tier switch; the two NVLink-like cables are faster and shorter than the others, so
+// the message takes at least its packets on a tier cable and every cable's delay.
+TEST(FabricPathTime, TwoTierCrossesTwoNvlinkAndTwoTierCables) {
+  NetworkConfig network;
+  network.topology = "two-tier";
+  network.transport = "rdma";
+  network.link_model = "ib";
+  network.link_rate = ns3::DataRate("400Gbps");
+  network.link_delay = ns3::NanoSeconds(300);
+  network.placement = {0, 8};  // GPU 0 of servers 0 and 1
+  const uint32_t packets = 4;
+  const double tier_wire_ns = (4096 + 26) * 8 / 400e9 * 1e9;
+  const double lower = packets * tier_wire_ns + 2 * 300 + 2 * 10;  // nvlink: 10 ns
+  const double measured = double(message_time_ns(network, packets));
+  EXPECT_GT(measured, lower);
+  EXPECT_LT(measured, lower + 4 * (100 + tier_wire_ns));  // plus per switch at most a packet
+}
+
 TEST(FabricLinkFacts, PresetsSeeTheFabricsPacketsAndHops) {
   const CheckedScenario checked =
       check_scenario(load_scenario(scenario_path("fat-tree-rdma.json")));
