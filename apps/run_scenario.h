@@ -6,6 +6,8 @@
 #include "bridge/kernel.h"
 #include "bridge/run_record.h"
 
+#include <string>
+
 namespace uniference {
 
 struct ScenarioRun {
@@ -14,7 +16,11 @@ struct ScenarioRun {
 };
 
 // Runs a scenario (checking it first; see scenario_check.h). With `progress`, prints a
-// line to stderr as each token is generated.
-ScenarioRun run_scenario(const Scenario& scenario, bool progress);
+// line to stderr as each token is generated. The record carries the trace's link counters
+// (/outputs/link_samples). The network captures a scenario asks for (/outputs/pcap,
+// /outputs/flow_monitor) go into `out_dir` once the run has completed: pcap files are
+// written into a folder beside them during the run and moved into place only then, so a
+// run that fails leaves none. Throws OutputError when they cannot be written.
+ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::string& out_dir = "");
 
 }  // namespace uniference

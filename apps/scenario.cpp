@@ -366,13 +366,23 @@ void read_collectives(const Checker& check, const json& value, const std::string
 }
 
 OutputSpec read_outputs(const Checker& check, const json& value, const std::string& pointer) {
-  check.object(value, pointer, {"trace", "results"});
+  check.object(value, pointer, {"trace", "results", "link_samples", "pcap", "flow_monitor"});
   OutputSpec outputs;
   if (const json* v = Checker::find(value, "trace")) {
     outputs.trace = check.boolean(*v, child(pointer, "trace"));
   }
   if (const json* v = Checker::find(value, "results")) {
     outputs.results = check.boolean(*v, child(pointer, "results"));
+  }
+  if (const json* v = Checker::find(value, "link_samples")) {
+    outputs.link_samples = uint32_t(check.integer(*v, child(pointer, "link_samples"), 0, 10000,
+                                                  "an integer from 0 to 10000"));
+  }
+  if (const json* v = Checker::find(value, "pcap")) {
+    outputs.pcap = check.boolean(*v, child(pointer, "pcap"));
+  }
+  if (const json* v = Checker::find(value, "flow_monitor")) {
+    outputs.flow_monitor = check.boolean(*v, child(pointer, "flow_monitor"));
   }
   return outputs;
 }

@@ -204,6 +204,22 @@ NetworkConfig checked_network(const Scenario& scenario, uint32_t ranks) {
   return net;
 }
 
+// pcap and FlowMonitor read ns3::Packets and IP headers; the RDMA fabric's packets are
+// neither, so asking for them there would silently write nothing.
+void check_outputs(const Scenario& scenario, const NetworkConfig& net) {
+  if (net.transport == "tcp") return;
+  const auto refuse = [&](bool asked, const std::string& pointer, const std::string& what) {
+    if (!asked) return;
+    throw ScenarioError(scenario.source, pointer,
+                        "applies to transport tcp only (" + what +
+                            "); this scenario's is '" + net.transport + "'");
+  };
+  refuse(scenario.outputs.pcap, "/outputs/pcap",
+         "the fabric's packets are not ns-3 packets; see the trace's link counters");
+  refuse(scenario.outputs.flow_monitor, "/outputs/flow_monitor",
+         "FlowMonitor classifies IP flows; the fabric has no IP");
+}
+
 }  // namespace
 
 CheckedScenario check_scenario(const Scenario& scenario) {
@@ -224,6 +240,7 @@ CheckedScenario check_scenario(const Scenario& scenario) {
   checked.ranks = checked.strategy->world_size(checked.degrees);
   check_workload_fits(scenario, checked.model);
   checked.network = checked_network(scenario, uint32_t(checked.ranks));
+  check_outputs(scenario, checked.network);
   return checked;
 }
 

@@ -225,7 +225,7 @@ int main(int argc, char** argv) {
     }
     if (out_dir.empty()) out_dir = (std::filesystem::path("out") / scenario.name).string();
     if (!quiet) std::cerr << "uniference: running " << scenario.name << "\n";
-    uniference::ScenarioRun run = uniference::run_scenario(scenario, !quiet);
+    uniference::ScenarioRun run = uniference::run_scenario(scenario, !quiet, out_dir);
     if (run.outcome.status != uniference::RunOutcome::Status::kCompleted) {
       std::cerr << "uniference: " << run.outcome.report << "\n";
       return run.outcome.exit_code();

@@ -153,6 +153,66 @@ class Coverage {
   std::vector<std::pair<int64_t, int64_t>> intervals_;
 };
 
+void add_network_process(const RunRecord& record, std::vector<Event>& header) {
+  std::string name = "network";
+  if (record.links.links_omitted > 0) {
+    // Said where the user looks for the missing counters, not in a log they may not keep.
+    const uint64_t busy = record.links.links.size() + record.links.links_omitted;
+    name += " (link counters: the " + std::to_string(record.links.links.size()) +
+            " busiest of " + std::to_string(busy) + " busy link directions)";
+  }
+  header.push_back(metadata("process_name", kNetworkPid, 0, {{"name", name}}));
+  header.push_back(metadata("process_sort_index", kNetworkPid, 0, {{"sort_index", 1}}));
+}
+
+// Fraction of an interval's line time spent serialising, rounded to millionths so the text
+// stays short; computed in integers, so equal records give equal text.
+double utilisation(int64_t busy_ps, int64_t length_ps) {
+  if (length_ps <= 0) return 0.0;
+  using Wide = unsigned __int128;
+  const Wide ppm = (Wide(uint64_t(std::max<int64_t>(busy_ps, 0))) * 1000000 + Wide(length_ps / 2)) /
+                   Wide(uint64_t(length_ps));
+  return double(uint64_t(ppm)) / 1e6;
+}
+
+// One counter per link direction on the network process ("ph": "C", category "link"), a
+// sample at the start of each interval whose values differ from the one before, and a zero
+// at the run's end so the last interval has an end. Args: the interval's bytes and its
+// utilisation (busy line time / interval length, the last interval counted to the run's end).
+void add_link_counters(const RunRecord& record, std::vector<Event>& timed) {
+  const LinkActivity& activity = record.links;
+  if (activity.interval_ns <= 0) return;
+  for (size_t link = 0; link < activity.links.size(); ++link) {
+    const LinkSeries& series = activity.links[link];
+    const size_t bins = std::min(series.bytes.size(), series.busy_ps.size());
+    const int64_t end_ns =
+        record.total_ns > 0 ? record.total_ns : int64_t(bins) * activity.interval_ns;
+    Event counter;
+    counter.name = series.name;
+    counter.category = "link";
+    counter.phase = 'C';
+    counter.pid = kNetworkPid;
+    counter.slot = Slot::kInstant;
+    counter.order1 = int64_t(link);
+    json previous;
+    for (size_t bin = 0; bin < bins; ++bin) {
+      const int64_t start_ns = int64_t(bin) * activity.interval_ns;
+      if (start_ns >= end_ns) break;
+      const int64_t length_ns = std::min(activity.interval_ns, end_ns - start_ns);
+      json args = {{"bytes", series.bytes[bin]},
+                   {"utilisation", utilisation(series.busy_ps[bin], length_ns * 1000)}};
+      if (args == previous) continue;
+      counter.ts_ns = start_ns;
+      counter.args = args;
+      timed.push_back(counter);
+      previous = std::move(args);
+    }
+    counter.ts_ns = end_ns;
+    counter.args = {{"bytes", 0}, {"utilisation", 0.0}};
+    timed.push_back(std::move(counter));
+  }
+}
+
 std::vector<Event> build_events(const RunRecord& record, const std::string& title) {
   std::set<int> ranks;
   for (const RankStats& stats : record.ranks) ranks.insert(stats.rank);
@@ -266,8 +326,7 @@ std::vector<Event> build_events(const RunRecord& record, const std::string& titl
       lane_of[index] = lane;
     }
     std::map<std::tuple<int, int, size_t>, int> network_tid;
-    header.push_back(metadata("process_name", kNetworkPid, 0, {{"name", "network"}}));
-    header.push_back(metadata("process_sort_index", kNetworkPid, 0, {{"sort_index", 1}}));
+    add_network_process(record, header);
     for (const auto& [pair, ends] : lane_ends) {
       for (size_t lane = 0; lane < ends.size(); ++lane) {
         const int tid = int(network_tid.size());
@@ -321,6 +380,9 @@ std::vector<Event> build_events(const RunRecord& record, const std::string& titl
       timed.push_back(std::move(finish));
     }
   }
+
+  if (record.messages.empty() && !record.links.links.empty()) add_network_process(record, header);
+  add_link_counters(record, timed);
 
   std::sort(timed.begin(), timed.end(), [](const Event& a, const Event& b) {
     return std::make_tuple(a.ts_ns, a.pid, a.tid, int(a.slot), a.order1, a.order2) <

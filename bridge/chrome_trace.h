@@ -6,7 +6,10 @@
 // bytes and peer). Process 2, "network", holds one slice per message (category "net",
 // args src, dst, bytes) on one track per sender -> receiver pair, with extra lanes where
 // messages of one pair overlap. A flow arrow (ph "s" -> "f", category "flow") joins the
-// sender's track at send time to the receiver's track at delivery.
+// sender's track at send time to the receiver's track at delivery. When the record has
+// link activity (bridge/link_sampler.h), the network process also holds one counter ("ph"
+// "C", category "link") per busy cable direction, named "sender -> receiver", with args
+// bytes and utilisation (busy line time / interval) per sampling interval.
 //
 // Every slice is a "B"/"E" pair, not an "X" event, so that every boundary is one literal
 // timestamp. With "X", a viewer computes the end as ts + dur itself: speedscope does so

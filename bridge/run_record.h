@@ -41,6 +41,22 @@ struct RankStats {
   int64_t finish_ns = 0;     // when its shard code returned
 };
 
+// Bytes one direction of one cable carried, per sampling interval (bridge/link_sampler.h).
+struct LinkSeries {
+  std::string name;                // "rank 0 -> node 16": sender -> receiver of this direction
+  uint64_t rate_bps = 0;           // line rate
+  std::vector<uint64_t> bytes;     // per interval: bytes of the packets that started in it
+  std::vector<int64_t> busy_ps;    // per interval: time the line spent serialising
+};
+
+// Link activity of a run, in intervals of one fixed length from t = 0 to total_ns (the
+// last one may be shorter). Only directions that carried bytes are listed.
+struct LinkActivity {
+  int64_t interval_ns = 0;  // 0: not sampled
+  std::vector<LinkSeries> links;
+  uint64_t links_omitted = 0;  // busy directions left out by the cap (the least busy ones)
+};
+
 struct RunRecord {
   int64_t total_ns = 0;                // when the last LP finished
   std::vector<int64_t> token_times_ns;  // rank 0: simulated time each token was known
@@ -48,6 +64,7 @@ struct RunRecord {
   std::vector<RankStats> ranks;
   std::vector<Span> spans;
   std::vector<NetMessage> messages;
+  LinkActivity links;
 
   // Time to first token: the first entry of token_times_ns (0 when none).
   int64_t ttft_ns() const { return token_times_ns.empty() ? 0 : token_times_ns.front(); }

@@ -31,6 +31,9 @@ class RunRecorder {
   void message_sent(int src, int dst, const std::string& label, uint64_t bytes, int64_t ns);
   void message_delivered(int src, int dst, int64_t ns);
 
+  // The network's link activity, once the run is over (bridge/link_sampler.h).
+  void links(LinkActivity activity) { record_.links = std::move(activity); }
+
   // The token-producing rank knew token `token` at `ns`.
   void token(int64_t token, int64_t ns);
 

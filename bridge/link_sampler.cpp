@@ -1,0 +1,242 @@
+#include "bridge/link_sampler.h"
+
+#include <ns3/channel.h>
+#include <ns3/data-rate.h>
+#include <ns3/ethernet-net-device.h>
+#include <ns3/ib-event-queue.h>
+#include <ns3/ib-net-device.h>
+#include <ns3/message-transport.h>
+#include <ns3/node-list.h>
+#include <ns3/node.h>
+#include <ns3/point-to-point-net-device.h>
+#include <ns3/simulator.h>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <string>
+#include <vector>
+
+namespace uniference {
+
+struct LinkSampler::State {
+  struct Direction {
+    std::string name;
+    uint64_t rate_bps = 0;
+    std::vector<uint64_t> bytes;   // empty until the first packet: idle links cost nothing
+    std::vector<int64_t> busy_ps;
+    int64_t line_free_ps = 0;  // InfiniBand-like ports: when the last packet's time ends
+  };
+
+  size_t max_bins = 1;
+  int64_t width_ps = 1000;  // whole nanoseconds, so interval_ns is exact
+  std::vector<Direction> directions;
+
+  // Halves the number of bins in use: bin i takes bins 2i and 2i + 1.
+  void widen() {
+    for (Direction& direction : directions) {
+      if (direction.bytes.empty()) continue;
+      for (size_t i = 0; i < max_bins; ++i) {
+        const size_t a = 2 * i;
+        const size_t b = a + 1;
+        direction.bytes[i] = a < max_bins ? direction.bytes[a] : 0;
+        direction.busy_ps[i] = a < max_bins ? direction.busy_ps[a] : 0;
+        if (b < max_bins) {
+          direction.bytes[i] += direction.bytes[b];
+          direction.busy_ps[i] += direction.busy_ps[b];
+        }
+      }
+    }
+    width_ps *= 2;
+  }
+
+  // Widens until [0, end_ps) fits in max_bins bins.
+  void fit(int64_t end_ps) {
+    while (end_ps > width_ps * int64_t(max_bins)) widen();
+  }
+
+  // A packet of `bytes` starting now whose serialisation takes `busy_ps`.
+  void packet(size_t index, uint64_t bytes, int64_t busy_ps) {
+    const int64_t start_ps = ns3::Simulator::Now().GetPicoSeconds();
+    packet_at(index, bytes, start_ps, start_ps + busy_ps);
+  }
+
+  // A packet of `bytes` whose serialisation occupies [start, end) on `index`.
+  void packet_at(size_t index, uint64_t bytes, int64_t start_ps, int64_t end_ps) {
+    const int64_t busy_ps = std::max<int64_t>(end_ps - start_ps, 0);
+    fit(std::max(end_ps, start_ps + 1));
+    Direction& direction = directions[index];
+    if (direction.bytes.empty()) {
+      direction.bytes.assign(max_bins, 0);
+      direction.busy_ps.assign(max_bins, 0);
+    }
+    direction.bytes[size_t(start_ps / width_ps)] += bytes;
+    // The line time goes to the bins it falls in, so no bin is busier than it is long.
+    for (int64_t t = start_ps; t < start_ps + busy_ps;) {
+      const int64_t bin = t / width_ps;
+      const int64_t take = std::min(start_ps + busy_ps, (bin + 1) * width_ps) - t;
+      direction.busy_ps[size_t(bin)] += take;
+      t += take;
+    }
+  }
+};
+
+namespace {
+
+using State = LinkSampler::State;
+
+// The devices are bound as raw pointers: a Ptr in its own trace callback would keep a device
+// alive forever. Each callback is only ever called by that device.
+//
+// The port times its line in picoseconds, while ns-3's clock reads whole nanoseconds: a
+// packet sent when the line fell free less than a nanosecond ago starts at that exact end,
+// and a cut-through packet cannot leave before its last bit has arrived. Reading the start
+// from Simulator::Now() would overlap consecutive packets by up to 1 ns, so the tap follows
+// the port's own rule (IbNetDevice::Transmit) on the fabric's picosecond clock.
+void ib_tx(std::shared_ptr<State> state, size_t index, ns3::IbNetDevice* device,
+           const ns3::IbPacket& packet) {
+  State::Direction& direction = state->directions[index];
+  const int64_t now = ns3::IbEventQueue::Get().NowPs();
+  const int64_t start = direction.line_free_ps > now - 1000 ? direction.line_free_ps : now;
+  const int64_t end =
+      std::max(start + device->TransmissionPs(packet.wireBytes), packet.lastBitPs);
+  direction.line_free_ps = end;
+  state->packet_at(index, packet.wireBytes, start, end);
+}
+
+void ethernet_tx(std::shared_ptr<State> state, size_t index,
+                 ns3::EthernetNetDevice* device, ns3::Ptr<const ns3::Packet> packet) {
+  // Preamble, padding, FCS and inter-frame gap occupy the line as much as the frame.
+  state->packet(index, packet->GetSize(),
+                device->GetTransmitTime(packet->GetSize()).GetPicoSeconds());
+}
+
+// What a point-to-point transmitter is busy for, read once: its device has no accessor.
+struct PointToPointLine {
+  ns3::DataRate rate;
+  int64_t gap_ps = 0;
+  // ns-3 compares a callback's bound arguments to tell callbacks apart.
+  bool operator!=(const PointToPointLine& other) const {
+    return rate != other.rate || gap_ps != other.gap_ps;
+  }
+};
+
+void point_to_point_tx(std::shared_ptr<State> state, size_t index, PointToPointLine line,
+                       ns3::Ptr<const ns3::Packet> packet) {
+  state->packet(index, packet->GetSize(),
+                line.rate.CalculateBytesTxTime(packet->GetSize()).GetPicoSeconds() + line.gap_ps);
+}
+
+// "rank N" for the node of rank N's transport, "node N" (ns-3 node id) for the rest.
+std::map<uint32_t, std::string> node_names(uint32_t ranks) {
+  std::map<uint32_t, std::string> names;
+  for (auto node = ns3::NodeList::Begin(); node != ns3::NodeList::End(); ++node) {
+    const uint32_t id = (*node)->GetId();
+    names[id] = "node " + std::to_string(id);
+    for (uint32_t a = 0; a < (*node)->GetNApplications(); ++a) {
+      auto transport = ns3::DynamicCast<ns3::MessageTransport>((*node)->GetApplication(a));
+      if (transport && transport->GetEndpointId() < ranks) {
+        names[id] = "rank " + std::to_string(transport->GetEndpointId());
+      }
+    }
+  }
+  return names;
+}
+
+// The node at the other end of a device's cable, or none (not attached, or shared media).
+ns3::Ptr<ns3::Node> peer_node(const ns3::Ptr<ns3::NetDevice>& device) {
+  ns3::Ptr<ns3::Channel> channel = device->GetChannel();
+  if (!channel || channel->GetNDevices() != 2) return nullptr;
+  ns3::Ptr<ns3::NetDevice> other = channel->GetDevice(0) == device ? channel->GetDevice(1)
+                                                                   : channel->GetDevice(0);
+  return other ? other->GetNode() : nullptr;
+}
+
+uint64_t data_rate_attribute(const ns3::Ptr<ns3::NetDevice>& device) {
+  ns3::DataRateValue rate;
+  device->GetAttribute("DataRate", rate);
+  return rate.Get().GetBitRate();
+}
+
+}  // namespace
+
+LinkSampler::LinkSampler(uint32_t samples, uint32_t ranks) : state_(std::make_shared<State>()) {
+  state_->max_bins = std::max<uint32_t>(samples, 1);
+  const std::map<uint32_t, std::string> names = node_names(ranks);
+  std::map<std::string, int> seen;  // parallel cables between one pair get "(2)", "(3)"
+  for (auto node = ns3::NodeList::Begin(); node != ns3::NodeList::End(); ++node) {
+    for (uint32_t d = 0; d < (*node)->GetNDevices(); ++d) {
+      ns3::Ptr<ns3::NetDevice> device = (*node)->GetDevice(d);
+      ns3::Ptr<ns3::Node> peer = peer_node(device);
+      if (!peer) continue;
+      State::Direction direction;
+      direction.name = names.at((*node)->GetId()) + " -> " + names.at(peer->GetId());
+      const int copies = ++seen[direction.name];
+      if (copies > 1) direction.name += " (" + std::to_string(copies) + ")";
+      const size_t index = state_->directions.size();
+      if (auto ib = ns3::DynamicCast<ns3::IbNetDevice>(device)) {
+        direction.rate_bps = ib->GetDataRate().GetBitRate();
+        ib->TraceConnectWithoutContext(
+            "Tx", ns3::MakeBoundCallback(&ib_tx, state_, index, ns3::PeekPointer(ib)));
+      } else if (auto ethernet = ns3::DynamicCast<ns3::EthernetNetDevice>(device)) {
+        direction.rate_bps = data_rate_attribute(device);
+        ethernet->TraceConnectWithoutContext(
+            "PhyTxBegin",
+            ns3::MakeBoundCallback(&ethernet_tx, state_, index, ns3::PeekPointer(ethernet)));
+      } else if (auto p2p = ns3::DynamicCast<ns3::PointToPointNetDevice>(device)) {
+        direction.rate_bps = data_rate_attribute(device);
+        ns3::TimeValue gap;
+        p2p->GetAttribute("InterframeGap", gap);
+        const PointToPointLine line{ns3::DataRate(direction.rate_bps),
+                                    gap.Get().GetPicoSeconds()};
+        p2p->TraceConnectWithoutContext(
+            "PhyTxBegin", ns3::MakeBoundCallback(&point_to_point_tx, state_, index, line));
+      } else {
+        continue;  // a device kind without a tap: not listed rather than shown idle
+      }
+      state_->directions.push_back(std::move(direction));
+    }
+  }
+}
+
+LinkSampler::~LinkSampler() = default;
+
+size_t LinkSampler::directions() const { return state_->directions.size(); }
+
+LinkActivity LinkSampler::finish(int64_t end_ns) {
+  State& state = *state_;
+  const int64_t end_ps = std::max<int64_t>(end_ns, 1) * 1000;
+  state.fit(end_ps);
+  const size_t bins = size_t((end_ps + state.width_ps - 1) / state.width_ps);
+
+  std::vector<size_t> busy;  // directions that carried bytes, in node and device order
+  std::vector<int64_t> total_busy(state.directions.size(), 0);
+  for (size_t i = 0; i < state.directions.size(); ++i) {
+    const auto& series = state.directions[i].busy_ps;
+    total_busy[i] = std::accumulate(series.begin(), series.end(), int64_t(0));
+    if (!state.directions[i].bytes.empty()) busy.push_back(i);
+  }
+  LinkActivity activity;
+  activity.interval_ns = state.width_ps / 1000;
+  if (busy.size() > kMaxLinks) {
+    std::vector<size_t> ranked = busy;
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [&](size_t a, size_t b) { return total_busy[a] > total_busy[b]; });
+    ranked.resize(kMaxLinks);
+    std::sort(ranked.begin(), ranked.end());
+    activity.links_omitted = busy.size() - kMaxLinks;
+    busy = std::move(ranked);
+  }
+  for (size_t i : busy) {
+    const State::Direction& direction = state.directions[i];
+    LinkSeries series;
+    series.name = direction.name;
+    series.rate_bps = direction.rate_bps;
+    series.bytes.assign(direction.bytes.begin(), direction.bytes.begin() + long(bins));
+    series.busy_ps.assign(direction.busy_ps.begin(), direction.busy_ps.begin() + long(bins));
+    activity.links.push_back(std::move(series));
+  }
+  return activity;
+}
+
+}  // namespace uniference

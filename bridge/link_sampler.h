@@ -1,0 +1,51 @@
+// Per-link utilisation of a simulated network, for the trace's "network" counters.
+//
+// Each direction of each cable is tapped where its transmitter starts a packet (the
+// InfiniBand-like ports' "Tx", the Ethernet and point-to-point devices' "PhyTxBegin"), and
+// the packet's serialisation time is added to fixed-length intervals of simulated time. The
+// sampler schedules no ns-3 event of its own: a periodic sampling event would keep the
+// simulator from running dry, and running dry is how the kernel recognises a deadlock; it
+// would also go on after the last rank finished. So the intervals are bins filled from the
+// packets' own callbacks.
+//
+// The run's length is not known beforehand. Bins start 1 ns wide; whenever a packet would
+// fall past the last of `samples` bins, every bin is merged with its neighbour and the width
+// doubles. A run of any length thus ends with between samples / 2 and samples intervals of
+// one width (a power of two nanoseconds), and memory stays at `samples` bins per direction
+// that carried bytes.
+#pragma once
+
+#include "bridge/run_record.h"
+
+#include <cstdint>
+#include <memory>
+
+namespace uniference {
+
+class LinkSampler {
+ public:
+  // Directions written at most; the busiest are kept. A k=8 fat-tree has 768.
+  static constexpr size_t kMaxLinks = 4096;
+
+  // Taps every cable direction of the network ns-3 holds now (every node's devices in
+  // ns3::NodeList): build the network first. A node whose message transport has an
+  // endpoint id below `ranks` is named "rank N" (endpoint id r is rank r's), other nodes
+  // "node N" by their ns-3 node id.
+  LinkSampler(uint32_t samples, uint32_t ranks);
+  ~LinkSampler();
+  LinkSampler(const LinkSampler&) = delete;
+  LinkSampler& operator=(const LinkSampler&) = delete;
+
+  // The intervals from t = 0 to end_ns (the run's end: the last rank's finish).
+  LinkActivity finish(int64_t end_ns);
+
+  // Directions tapped (whether or not they carried anything).
+  size_t directions() const;
+
+  struct State;  // shared with the device callbacks, which may outlive the sampler
+
+ private:
+  std::shared_ptr<State> state_;
+};
+
+}  // namespace uniference

@@ -1,0 +1,172 @@
+// The trace's link counters from a real run of the RDMA fat-tree: one large message between
+// two ranks, whose bytes and line time on the sender's cable follow from the fabric's
+// framing (payload MTU, 26 bytes of headers per packet) and line rate; every interval of
+// every link stays within 0 <= utilisation <= 1; a deadlock is still reported with the taps on.
+#include "bridge/chrome_trace.h"
+#include "bridge/link_sampler.h"
+#include "test_support.h"
+
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+
+#include <map>
+
+namespace uniference {
+namespace {
+
+using nlohmann::json;
+
+constexpr uint64_t kMtu = 4096;          // payload bytes per packet (IbNetDevice "Mtu")
+constexpr uint64_t kHeaderBytes = 26;    // LRH 8 + BTH 12 + ICRC 4 + VCRC 2
+constexpr uint64_t kRateBps = 200'000'000'000;  // HDR
+constexpr int64_t kElements = 1 << 20;   // 4 MiB of float
+
+NetworkConfig fat_tree_rdma() {
+  NetworkConfig net;
+  net.topology = "fat-tree";
+  net.transport = "rdma";
+  net.link_model = "ib";
+  net.topology_options = {{"k", 4}};
+  net.link_rate = ns3::DataRate(kRateBps);
+  net.link_delay = ns3::NanoSeconds(100);
+  net.rdma.mtu = uint32_t(kMtu);
+  return net;
+}
+
+// Wire bytes of one message: its payload in MTU-sized packets, each with its headers.
+uint64_t wire_bytes(uint64_t payload) {
+  const uint64_t packets = std::max<uint64_t>(1, (payload + kMtu - 1) / kMtu);
+  return payload + packets * kHeaderBytes;
+}
+
+struct Sampled {
+  RunOutcome outcome;
+  RunRecord record;
+};
+
+Sampled run_sampled(const NetworkConfig& net, int ranks, uint32_t samples,
+                    const std::function<void(Comm&)>& shard) {
+  SimCluster cluster(net);
+  for (int r = 0; r < ranks; ++r) cluster.add_rank(test::modeled_meter(), shard);
+  cluster.build_network();
+  Sampled sampled;
+  {
+    LinkSampler sampler(samples, uint32_t(ranks));
+    sampled.outcome = cluster.run();
+    cluster.kernel().recorder().links(sampler.finish(cluster.record().total_ns));
+  }
+  sampled.record = cluster.record();
+  return sampled;
+}
+
+void one_message(Comm& comm) {
+  if (comm.rank() == 0) {
+    at::Tensor x = at::ones({kElements});
+    comm.isend(x, 1)->wait();
+  } else {
+    at::Tensor y = at::zeros({kElements});
+    comm.irecv(y, 0)->wait();
+  }
+}
+
+const LinkSeries* link_named_from(const RunRecord& record, const std::string& sender) {
+  for (const LinkSeries& series : record.links.links) {
+    if (series.name.rfind(sender + " -> ", 0) == 0) return &series;
+  }
+  return nullptr;
+}
+
+TEST(LinkSampler, OneMessageOnTheFatTreeFillsTheSendersCableAtLineRate) {
+  const Sampled run = run_sampled(fat_tree_rdma(), 2, 200, one_message);
+  ASSERT_EQ(run.outcome.status, RunOutcome::Status::kCompleted) << run.outcome.report;
+  const RunRecord& record = run.record;
+  ASSERT_GT(record.links.interval_ns, 0);
+  const int64_t bins = (record.total_ns + record.links.interval_ns - 1) / record.links.interval_ns;
+  EXPECT_LE(bins, 200);
+  EXPECT_GT(bins, 100);  // widening halves the count: never below samples / 2
+
+  // Everything rank 0 sent, as packets on the wire.
+  uint64_t payload = 0, expected_bytes = 0;
+  for (const NetMessage& message : record.messages) {
+    if (message.src != 0) continue;
+    payload += message.bytes;
+    expected_bytes += wire_bytes(message.bytes);
+  }
+  ASSERT_GE(payload, uint64_t(kElements) * 4);
+
+  const LinkSeries* sender = link_named_from(record, "rank 0");
+  ASSERT_NE(sender, nullptr);
+  EXPECT_EQ(sender->rate_bps, kRateBps);
+  uint64_t bytes = 0;
+  int64_t busy_ps = 0;
+  for (size_t i = 0; i < sender->bytes.size(); ++i) {
+    bytes += sender->bytes[i];
+    busy_ps += sender->busy_ps[i];
+  }
+  EXPECT_EQ(bytes, expected_bytes);
+  // Serialisation time of those bytes at line rate; each packet's time is rounded to 1 ps.
+  const double line_ps = double(expected_bytes) * 8.0 / double(kRateBps) * 1e12;
+  const double packets = double(expected_bytes - payload) / double(kHeaderBytes);
+  EXPECT_NEAR(double(busy_ps), line_ps, packets + 1.0);
+
+  // While the message is on the line, the cable is saturated: in every interval wholly inside
+  // the transfer, utilisation is at most 1 and at least the payload share of a full packet,
+  // mtu / (mtu + headers), which is what the message gets out of a saturated line.
+  const double payload_share = double(kMtu) / double(kMtu + kHeaderBytes);
+  const int64_t transfer_ps = int64_t(line_ps);
+  const int64_t width_ps = record.links.interval_ns * 1000;
+  int64_t first_busy = -1;
+  for (size_t i = 0; i < sender->busy_ps.size(); ++i) {
+    if (sender->busy_ps[i] > 0) {
+      first_busy = int64_t(i);
+      break;
+    }
+  }
+  ASSERT_GE(first_busy, 0);
+  int inside = 0;
+  for (int64_t i = first_busy + 1; (i + 2) * width_ps < first_busy * width_ps + transfer_ps; ++i) {
+    const double u = double(sender->busy_ps[size_t(i)]) / double(width_ps);
+    EXPECT_LE(u, 1.0) << "interval " << i;
+    EXPECT_GE(u, payload_share) << "interval " << i;
+    ++inside;
+  }
+  EXPECT_GT(inside, 50);
+}
+
+TEST(LinkSampler, TheTraceHasACounterPerBusyLinkWithinPhysicalBounds) {
+  const Sampled run = run_sampled(fat_tree_rdma(), 2, 200, one_message);
+  ASSERT_EQ(run.outcome.status, RunOutcome::Status::kCompleted) << run.outcome.report;
+  const json trace = chrome_trace(run.record, "links");
+  EXPECT_EQ(check_trace_nesting(trace), "");
+  std::map<std::string, int> samples;
+  double busiest = 0;
+  for (const json& event : trace["traceEvents"]) {
+    if (event["ph"] != "C") continue;
+    EXPECT_EQ(event["cat"], "link");
+    EXPECT_EQ(event["pid"], 2);  // the network process
+    const double u = event["args"]["utilisation"].get<double>();
+    EXPECT_GE(u, 0.0);
+    EXPECT_LE(u, 1.0);
+    busiest = std::max(busiest, u);
+    ++samples[event["name"].get<std::string>()];
+  }
+  // Rank 0 and rank 1 share an edge switch: two cables, data one way and acknowledgements
+  // the other on each, four directions.
+  EXPECT_EQ(samples.size(), run.record.links.links.size());
+  EXPECT_EQ(samples.size(), 4u);
+  EXPECT_GT(busiest, double(kMtu) / double(kMtu + kHeaderBytes));
+}
+
+TEST(LinkSampler, ADeadlockIsStillReported) {
+  // Both ranks wait to receive: nothing is ever sent. The taps schedule no events, so the
+  // kernel still finds every rank blocked with nothing in flight.
+  const Sampled run = run_sampled(fat_tree_rdma(), 2, 200, [](Comm& comm) {
+    at::Tensor y = at::zeros({4});
+    comm.irecv(y, 1 - comm.rank())->wait();
+  });
+  EXPECT_EQ(run.outcome.status, RunOutcome::Status::kDeadlock);
+  EXPECT_TRUE(run.record.links.links.empty());
+}
+
+}  // namespace
+}  // namespace uniference
