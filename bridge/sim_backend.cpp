@@ -35,6 +35,12 @@ SimBackend::SimBackend(Kernel& kernel, std::vector<ns3::Ptr<ns3::MessageTranspor
 
 SimBackend::~SimBackend() { kernel_.set_in_flight_probe({}); }
 
+uint64_t SimBackend::in_flight() const {
+  uint64_t pending = queued_ - delivered_;
+  for (const auto& transport : transports_) pending += transport->GetPendingSends();
+  return pending;
+}
+
 std::shared_ptr<Comm> SimBackend::world_comm(int rank) {
   return std::make_shared<SimComm>(*this, 0, rank);
 }

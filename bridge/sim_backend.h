@@ -40,8 +40,9 @@ class SimBackend {
   PointToPoint& point_to_point() { return point_to_point_; }
   CollectiveEngine& collectives() { return collectives_; }
 
-  // Messages handed to the transports and not yet delivered.
-  uint64_t in_flight() const { return queued_ - delivered_; }
+  // Messages handed to the transports and not yet delivered, and sends still waiting for the
+  // destination's acknowledgement (RDMA): a rank blocked on either waits on the network.
+  uint64_t in_flight() const;
 
  private:
   // Trace hooks on every transport.

@@ -4,7 +4,6 @@
 
 #include <ns3/attribute-check.h>
 #include <ns3/config.h>
-#include <ns3/rdma-message-transport.h>
 #include <ns3/simulator.h>
 #include <ns3/string.h>
 
@@ -48,23 +47,7 @@ void SimCluster::build_network() {
   CollectiveSelection selection{network_.collectives, network_.collective_preset,
                                 link_facts(network_, ranks)};
   std::vector<ns3::Ptr<ns3::MessageTransport>> transports = topology.build(network_, ranks);
-  // An RDMA send completes when its acknowledgement comes back, after the message has been
-  // delivered: a sender waiting for one waits on the network, it is not deadlocked.
-  std::vector<ns3::Ptr<ns3::RdmaMessageTransport>> rdma;
-  for (const auto& transport : transports) {
-    if (auto queue_pairs = ns3::DynamicCast<ns3::RdmaMessageTransport>(transport)) {
-      rdma.push_back(queue_pairs);
-    }
-  }
   backend_ = std::make_unique<SimBackend>(kernel_, std::move(transports), std::move(selection));
-  if (!rdma.empty()) {
-    SimBackend* backend = backend_.get();
-    kernel_.set_in_flight_probe([backend, rdma] {
-      uint64_t in_flight = backend->in_flight();
-      for (const auto& transport : rdma) in_flight += transport->GetUnacknowledged();
-      return in_flight;
-    });
-  }
 }
 
 RunOutcome SimCluster::run() {

@@ -6,6 +6,7 @@
 
 #include "ethernet-channel.h"
 
+#include "ns3/drop-tail-queue.h"
 #include "ns3/error-model.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/log.h"
@@ -134,6 +135,9 @@ EthernetNetDevice::EthernetNetDevice()
       m_ifIndex(0),
       m_linkUp(false)
 {
+    // A device built without a helper still has somewhere to queue (100 packets, ns-3's
+    // default DropTailQueue); helpers replace it with SetQueue or the TxQueue attribute.
+    m_queue = CreateObject<DropTailQueue<Packet>>();
 }
 
 EthernetNetDevice::~EthernetNetDevice() = default;

@@ -106,6 +106,12 @@ MessageTransport::Send(uint32_t dst,
     DoSend(dst, channel, cookie, bytes, onSent);
 }
 
+uint64_t
+MessageTransport::GetPendingSends() const
+{
+    return 0;
+}
+
 void
 MessageTransport::DoDispose()
 {

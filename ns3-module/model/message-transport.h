@@ -111,6 +111,19 @@ class MessageTransport : public Application
               uint64_t bytes,
               Callback<void> onSent = MakeNullCallback<void>());
 
+    /**
+     * \brief Messages this endpoint sent whose sent callback has not run yet, beyond those
+     * still on their way to the destination.
+     *
+     * A transport whose sends complete when the bytes leave (TCP: in the socket) has none;
+     * one whose sends complete only when the destination acknowledges them (RDMA) counts
+     * those waiting for it, so that a caller waiting on such a send is known to wait on the
+     * network rather than on another participant.
+     *
+     * \return the number of such messages
+     */
+    virtual uint64_t GetPendingSends() const;
+
   protected:
     void DoDispose() override;
 

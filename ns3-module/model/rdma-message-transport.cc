@@ -94,7 +94,8 @@ RdmaMessageTransport::RdmaMessageTransport()
       m_ackBytes(4),
       m_injected(0),
       m_delivered(0),
-      m_unacked(0)
+      m_unacked(0),
+      m_outstanding(0)
 {
 }
 
@@ -200,6 +201,7 @@ RdmaMessageTransport::DoSend(uint32_t dst,
     NS_ABORT_MSG_IF(m_ports.empty(),
                     "RdmaMessageTransport " << GetEndpointId() << ": no port (AddPort)");
     SendQp& qp = GetSendQp(dst);
+    ++m_outstanding;
     qp.queue.push_back(OutMessage{qp.nextMsn++, channel, cookie, bytes, 0, onSent});
     if (!qp.listed)
     {
@@ -369,6 +371,7 @@ RdmaMessageTransport::PortReceive(uint32_t port, const IbPacket& packet)
         Callback<void> onSent = it->second;
         qp.unacked.erase(it);
         --m_unacked;
+        --m_outstanding;
         if (!onSent.IsNull())
         {
             onSent();
@@ -445,6 +448,12 @@ uint64_t
 RdmaMessageTransport::GetUnacknowledged() const
 {
     return m_unacked;
+}
+
+uint64_t
+RdmaMessageTransport::GetPendingSends() const
+{
+    return m_outstanding;
 }
 
 Ptr<RdmaCongestionControl>

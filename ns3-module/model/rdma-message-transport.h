@@ -86,6 +86,8 @@ class RdmaMessageTransport : public MessageTransport, public IbPortOwner
     uint64_t GetDeliveredBytes() const;
     /// \return messages whose acknowledgement has not arrived yet
     uint64_t GetUnacknowledged() const;
+    /// \return messages sent to peers whose acknowledgement has not arrived yet, queued or not
+    uint64_t GetPendingSends() const override;
     /**
      * \param dst a peer
      * \return the congestion control of the queue pair to it, or null before the first Send
@@ -188,6 +190,7 @@ class RdmaMessageTransport : public MessageTransport, public IbPortOwner
     uint64_t m_injected;        //!< Payload bytes sent
     uint64_t m_delivered;       //!< Payload bytes delivered
     uint64_t m_unacked;         //!< Messages waiting for their ack
+    uint64_t m_outstanding;     //!< Messages sent to peers and not yet acknowledged
 
     TracedCallback<uint32_t, uint32_t> m_injectTrace; //!< A data packet left
     TracedCallback<uint32_t, uint32_t> m_arriveTrace; //!< A data packet arrived
