@@ -1,6 +1,7 @@
 #include "apps/colltest.h"
 
 #include "bridge/collective_ops.h"
+#include "bridge/network_registry.h"
 #include "bridge/sim_cluster.h"
 #include "bridge/this_lp.h"
 
@@ -170,8 +171,9 @@ std::vector<ColltestRow> run_colltest(const CheckedScenario& scenario, const Col
   RunOutcome outcome = cluster.run();
   if (outcome.status != RunOutcome::Status::kCompleted) throw std::runtime_error(outcome.report);
 
-  LinkFacts link{double(network.link_rate.GetBitRate()), network.link_delay.GetSeconds(), network.mtu};
-  CollectiveSelection selection{network.collectives, network.collective_preset, link};
+  // The algorithm column names what the run chose: the same selection SimCluster made.
+  CollectiveSelection selection{network.collectives, network.collective_preset,
+                                link_facts(network, uint32_t(n))};
   std::vector<ColltestRow> rows;
   for (size_t k = 0; k < sizes.size(); ++k) {
     double sum = 0;

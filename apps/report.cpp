@@ -57,6 +57,30 @@ std::string json_text(const json& value, int indent) {
   return value.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 
+// The transport the run used (the caller resolves a topology's default into the spec).
+std::string transport_kind(const NetworkSpec& network) { return network.transport.kind; }
+
+std::string rdma_congestion_control(const NetworkSpec& network) {
+  return network.transport.congestion_control.empty() ? "none"
+                                                      : network.transport.congestion_control;
+}
+
+// What the summary says about the transport: only the settings that apply to it.
+std::string transport_text(const NetworkSpec& network) {
+  if (transport_kind(network) != "rdma") {
+    return "mtu " + std::to_string(network.link.mtu) + ", tcp " + network.transport.tcp_variant;
+  }
+  std::string placement = "packed";
+  if (!network.placement.packed) {
+    placement = "endpoints";
+    for (uint32_t endpoint : network.placement.endpoint) placement += " " + std::to_string(endpoint);
+  }
+  return "ib mtu " + (network.link.ib_mtu ? std::to_string(*network.link.ib_mtu) : "default") +
+         ", rdma, congestion control " + rdma_congestion_control(network) + ", " +
+         (network.switches.adaptive_routing.value_or(false) ? "adaptive" : "ecmp") +
+         " routing, placement " + placement;
+}
+
 }  // namespace
 
 std::string format_duration(int64_t ns) {
@@ -104,8 +128,7 @@ std::string summary_table(const Scenario& scenario, const RunRecord& record) {
          compute_mode_name(scenario.compute_mode) + " compute, seed " +
          std::to_string(scenario.seed) + "\n";
   out += "network: " + network.topology + ", " + network.link.rate_text + " links, " +
-         network.link.delay_text + " delay, mtu " + std::to_string(network.link.mtu) + ", tcp " +
-         network.transport.tcp_variant + "\n\n";
+         network.link.delay_text + " delay, " + transport_text(network) + "\n\n";
 
   const auto line = [&](const std::string& label, const std::string& value) {
     out += "  " + pad_right(label, 16) + value + "\n";
@@ -144,10 +167,18 @@ json results_json(const Scenario& scenario, const RunRecord& record) {
       {"topology", network.topology},
       {"link_rate_bps", network.link.rate_bps},
       {"link_delay_ns", network.link.delay_ns},
-      {"mtu", network.link.mtu},
-      {"tcp_variant", network.transport.tcp_variant},
-      {"segment_size", network.transport.segment_size},
+      {"transport", transport_kind(network)},
   };
+  if (transport_kind(network) == "rdma") {
+    setup["ib_mtu"] = network.link.ib_mtu ? json(*network.link.ib_mtu) : json(nullptr);
+    setup["congestion_control"] = rdma_congestion_control(network);
+    setup["routing"] = network.switches.adaptive_routing.value_or(false) ? "adaptive" : "ecmp";
+    setup["placement"] = network.placement.packed ? json("packed") : json(network.placement.endpoint);
+  } else {
+    setup["mtu"] = network.link.mtu;
+    setup["tcp_variant"] = network.transport.tcp_variant;
+    setup["segment_size"] = network.transport.segment_size;
+  }
 
   json ranks = json::array();
   uint64_t bytes_total = 0;

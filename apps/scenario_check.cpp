@@ -134,10 +134,10 @@ NetworkConfig checked_network(const Scenario& scenario, uint32_t ranks) {
                                                          source, "/network/transport/kind")
                                                   .name
                                             : topology.transports.front();
-  // Without a link model, the topology's own: each topology lists its natural one first.
+  // Without a link model, the topology's first that the transport runs over.
   net.link_model =
       spec.link.model.empty()
-          ? topology.link_models.front()
+          ? default_link_model(topology, net.transport)
           : registered(link_models(), spec.link.model, source, "/network/link/model").name;
   std::string problem = check_network_combination(net);
   if (!problem.empty()) throw ScenarioError(source, "/network/topology", problem);

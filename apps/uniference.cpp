@@ -230,6 +230,10 @@ int main(int argc, char** argv) {
       std::cerr << "uniference: " << run.outcome.report << "\n";
       return run.outcome.exit_code();
     }
+    // The report names the transport the run used and its packet size, defaults resolved.
+    const uniference::NetworkConfig network = uniference::check_scenario(scenario).network;
+    scenario.network.transport.kind = network.transport;
+    if (network.transport == "rdma") scenario.network.link.ib_mtu = network.rdma.mtu;
     std::cout << uniference::summary_table(scenario, run.record);
     uniference::write_outputs(scenario, run.record, out_dir);
     if (!quiet) std::cerr << "uniference: wrote " << out_dir << "\n";

@@ -41,9 +41,12 @@ const NamedRegistry<Topology>& topologies() {
 
 const NamedRegistry<TransportKind>& transport_kinds() {
   static const NamedRegistry<TransportKind> registry(
-      "transport", {{"tcp", "framed messages over ns-3 TCP, one connection per ordered pair"},
-                      {"rdma", "reliable-connection queue pairs over the InfiniBand-like fabric "
-                               "(link model ib): MTU segmentation, credits, no loss"}});
+      "transport",
+      {{"tcp", "framed messages over ns-3 TCP, one connection per ordered pair",
+        {"ethernet", "point-to-point"}},
+       {"rdma", "reliable-connection queue pairs over the InfiniBand-like fabric "
+                "(link model ib): MTU segmentation, credits, no loss",
+        {"ib"}}});
   return registry;
 }
 
@@ -108,10 +111,22 @@ std::string check_network_combination(const NetworkConfig& config) {
   if (!has(topology.transports, config.transport)) {
     return "topology '" + topology.name + "' does not carry transport '" + config.transport + "'";
   }
-  // An empty link model is the topology's first (NetworkConfig's default).
-  if (!config.link_model.empty() && !has(topology.link_models, config.link_model)) {
-    return "topology '" + topology.name + "' is not built from link model '" + config.link_model +
-           "'";
+  const std::string link_model =
+      config.link_model.empty() ? default_link_model(topology, config.transport) : config.link_model;
+  if (!has(topology.link_models, link_model)) {
+    return "topology '" + topology.name + "' is not built from link model '" + link_model + "'";
+  }
+  const TransportKind& transport = transport_kinds().at(config.transport);
+  if (!has(transport.link_models, link_model)) {
+    return "transport '" + transport.name + "' does not run over link model '" + link_model + "'";
+  }
+  return "";
+}
+
+std::string default_link_model(const Topology& topology, const std::string& transport) {
+  const std::vector<std::string>& runs_over = transport_kinds().at(transport).link_models;
+  for (const std::string& model : topology.link_models) {
+    if (std::find(runs_over.begin(), runs_over.end(), model) != runs_over.end()) return model;
   }
   return "";
 }

@@ -50,6 +50,7 @@ struct Topology {
 struct TransportKind {
   std::string name;
   std::string description;
+  std::vector<std::string> link_models;  // the link models it runs over
 };
 
 struct LinkModel {
@@ -76,7 +77,12 @@ const NamedRegistry<TcpVariant>& tcp_variants();
 const NamedRegistry<RdmaCongestionControl>& rdma_congestion_controls();
 
 // "" when the topology can be built with this transport and link model, else why not.
+// An empty link model is the topology's default for the transport.
 std::string check_network_combination(const NetworkConfig& config);
+
+// The first of the topology's link models that the transport runs over ("" if none): what a
+// scenario gets when it names no link model.
+std::string default_link_model(const Topology& topology, const std::string& transport);
 
 // The size of the config's topology for `ranks` ranks, with its problem (options that do
 // not fit, a placement on endpoints that do not exist or that repeats one) if any.

@@ -172,6 +172,42 @@ INSTANTIATE_TEST_SUITE_P(
                       FabricPath{"RailOptimisedOneRail", "rail-optimised", 8, 2}),
     [](const ::testing::TestParamInfo<FabricPath>& info) { return info.param.name; });
 
+// The star carries rdma too: two ranks, one InfiniBand-like switch between them, two links.
+TEST(FabricPathTime, StarOverRdmaCrossesTwoLinks) {
+  NetworkConfig network;
+  network.topology = "star";
+  network.transport = "rdma";
+  network.link_rate = ns3::DataRate("200Gbps");
+  network.link_delay = ns3::NanoSeconds(500);
+  network.rdma.mtu = 4096;
+  network.rdma.switch_latency = ns3::NanoSeconds(120);
+  ASSERT_EQ(check_network_combination(network), "");
+  const uint32_t packets = 3, hops = 2;
+
+  const double rate = 200e9, delay_ns = 500, latency_ns = 120, header_bytes = 26;
+  const double wire_ns = (4096 + header_bytes) * 8 / rate * 1e9;
+  const double header_ns = header_bytes * 8 / rate * 1e9;
+  const double expected =
+      packets * wire_ns + hops * delay_ns + (hops - 1) * (header_ns + latency_ns);
+  EXPECT_NEAR(double(message_time_ns(network, packets)), expected, hops + 1);
+}
+
+TEST(FabricScenario, ATransportRunsOnlyOverItsLinkModels) {
+  NetworkConfig network;
+  network.topology = "star";
+  network.transport = "rdma";
+  network.link_model = "ethernet";
+  EXPECT_EQ(check_network_combination(network),
+            "transport 'rdma' does not run over link model 'ethernet'");
+  network.transport = "tcp";
+  network.link_model = "ib";
+  EXPECT_EQ(check_network_combination(network),
+            "transport 'tcp' does not run over link model 'ib'");
+  network.link_model = "";
+  EXPECT_EQ(default_link_model(topologies().at("star"), "tcp"), "ethernet");
+  EXPECT_EQ(default_link_model(topologies().at("star"), "rdma"), "ib");
+}
+
 // Two-tier: GPUs of different servers meet through their servers' NVLink-like switches and a
 // second-tier switch; the two NVLink-like cables are faster and shorter than the others, so
 // the message takes at least its packets on a tier cable and every cable's delay.

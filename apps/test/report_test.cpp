@@ -107,6 +107,33 @@ TEST(Report, DurationsInReadableUnits) {
   EXPECT_EQ(format_duration(-1500), "-1.500 µs");
 }
 
+TEST(Report, AnRdmaRunReportsTheFabricsSettingsNotTcps) {
+  json document = {
+      {"name", "report-test"},
+      {"model", {{"preset", "tiny"}}},
+      {"parallel", {{"strategy", "tp"}, {"tp", 2}}},
+      {"workload", {{"prompt_tokens", 4}, {"new_tokens", 4}}},
+      {"network",
+       {{"topology", "fat-tree"},
+        {"placement", {0, 4}},
+        {"link", {{"preset", "hdr"}, {"ib_mtu", 2048}}},
+        {"transport", {{"kind", "rdma"}, {"congestion_control", "dcqcn"}}}}}};
+  const Scenario scenario = parse_scenario(document, "report-test.json");
+  const std::string table = summary_table(scenario, small_record());
+  EXPECT_NE(table.find("ib mtu 2048, rdma, congestion control dcqcn, ecmp routing, placement "
+                       "endpoints 0 4"),
+            std::string::npos)
+      << table;
+  EXPECT_EQ(table.find("tcp"), std::string::npos) << table;
+  const json setup = results_json(scenario, small_record())["setup"];
+  EXPECT_EQ(setup["transport"], "rdma");
+  EXPECT_EQ(setup["ib_mtu"], 2048);
+  EXPECT_EQ(setup["congestion_control"], "dcqcn");
+  EXPECT_EQ(setup["placement"], json::array({0, 4}));
+  EXPECT_FALSE(setup.contains("tcp_variant"));
+  EXPECT_FALSE(setup.contains("mtu"));
+}
+
 TEST(Report, SummaryTableShowsLatenciesAndRanks) {
   const std::string table = summary_table(small_scenario(), small_record());
   EXPECT_NE(table.find("simulated time  2.100 ms\n"), std::string::npos) << table;
