@@ -172,7 +172,7 @@ TEST(Scenario, UnknownKeysAreErrors) {
             "placement, link, switch, transport, ns3_defaults");
   expect_error(with(quickstart(), "/modle", json::object()), "/modle");
   expect_error(with(quickstart(), "/network/link/latency", "1ms"), "/network/link/latency");
-  expect_error(with(quickstart(), "/outputs/pcap", true), "/outputs/pcap");
+  expect_error(with(quickstart(), "/outputs/pcapng", true), "/outputs/pcapng");
   // RFC 6901 escapes keep the pointer unambiguous.
   expect_error(with(quickstart(), "/a~1b~0c", 1), "/a~1b~0c");
 }
