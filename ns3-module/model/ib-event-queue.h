@@ -62,6 +62,18 @@ class IbEventQueue
     /// \return fabric events run so far in this simulation
     uint64_t GetEventCount() const;
 
+    /**
+     * Fabric events fall on whole nanoseconds (ns-3's default resolution) while lines keep
+     * exact picoseconds, so rounding an event up never slows a line down.
+     * \param ps an absolute time in ps
+     * \return nanoseconds from now to the first nanosecond at or after it
+     */
+    static int64_t NsUntil(int64_t ps)
+    {
+        int64_t ahead = ps - Get().NowPs();
+        return ahead > 0 ? (ahead + 999) / 1000 : 0;
+    }
+
     /// \return the simulation time in ps, read once per batch of fabric events
     int64_t NowPs() const
     {

@@ -231,7 +231,7 @@ IbNetDevice::ArmCreditWake()
     if (m_starved && !m_inbound.empty() && !m_creditWakePending)
     {
         m_creditWakePending = true;
-        IbEventQueue::Get().Schedule(NsUntil(m_inbound.front().arrivalPs),
+        IbEventQueue::Get().Schedule(IbEventQueue::NsUntil(m_inbound.front().arrivalPs),
                                      IbEventQueue::CREDIT_WAKE,
                                      this);
     }
@@ -257,15 +257,6 @@ int64_t
 IbNetDevice::Blocks(uint32_t bytes) const
 {
     return (bytes + m_creditBytes - 1) / m_creditBytes;
-}
-
-int64_t
-IbNetDevice::NsUntil(int64_t ps)
-{
-    // Events fall on whole nanoseconds (ns-3's default resolution); the line keeps exact
-    // picoseconds, so rounding an event up never slows the link down.
-    int64_t ahead = std::max<int64_t>(0, ps - IbEventQueue::Get().NowPs());
-    return (ahead + 999) / 1000;
 }
 
 int64_t
@@ -305,7 +296,7 @@ IbNetDevice::Transmit(IbPacket packet)
             : packet.lastBitPs;
     handOver += m_peer->m_processingPs;
     IbEventQueue& events = IbEventQueue::Get();
-    events.Schedule(NsUntil(handOver), IbEventQueue::RECEIVE, m_peer, &packet);
+    events.Schedule(IbEventQueue::NsUntil(handOver), IbEventQueue::RECEIVE, m_peer, &packet);
 
 }
 
@@ -315,7 +306,7 @@ IbNetDevice::NotifyWhenIdle()
     if (!m_idlePending)
     {
         m_idlePending = true;
-        IbEventQueue::Get().Schedule(NsUntil(m_dataEndPs), IbEventQueue::IDLE, this);
+        IbEventQueue::Get().Schedule(IbEventQueue::NsUntil(m_dataEndPs), IbEventQueue::IDLE, this);
     }
 }
 

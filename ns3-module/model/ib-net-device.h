@@ -244,8 +244,6 @@ class IbNetDevice : public NetDevice
     void SendCreditUpdates();
     /// \param bytes wire bytes \return blocks of CreditBytes they occupy
     int64_t Blocks(uint32_t bytes) const;
-    /// \param ps an absolute time in ps \return ns from now to the first ns at or after it
-    static int64_t NsUntil(int64_t ps);
 
     Ptr<Node> m_node;          //!< The node this port belongs to
     Ptr<IbChannel> m_channel;  //!< The cable

@@ -24,14 +24,6 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaMessageTransport);
 namespace
 {
 
-/// \param now_ps an absolute time in ps \return the delay until the first ns at or after it
-Time
-UntilPs(int64_t ps)
-{
-    int64_t ahead = std::max<int64_t>(0, ps - IbEventQueue::Get().NowPs());
-    return NanoSeconds((ahead + 999) / 1000);
-}
-
 /// A queue pair's flow hash: fixed per (source, destination), well mixed.
 uint32_t
 FlowHash(uint32_t src, uint32_t dst)
@@ -329,7 +321,10 @@ RdmaMessageTransport::Serve(uint32_t port)
     }
     if (earliest != INT64_MAX && !state.wake.IsRunning())
     {
-        state.wake = Simulator::Schedule(UntilPs(earliest), &RdmaMessageTransport::Serve, this, port);
+        state.wake = Simulator::Schedule(NanoSeconds(IbEventQueue::NsUntil(earliest)),
+                                         &RdmaMessageTransport::Serve,
+                                         this,
+                                         port);
     }
 }
 

@@ -180,7 +180,6 @@ class RdmaMessageTransport : public MessageTransport, public IbPortOwner
     std::unordered_map<uint32_t, std::unique_ptr<SendQp>> m_sendQps; //!< By peer
     std::unordered_map<uint32_t, RecvQp> m_recvQps;      //!< By peer
     bool m_running;                                       //!< Between start and stop
-    std::vector<std::pair<uint32_t, OutMessage>> m_early; //!< Sent before the start
 
     uint8_t m_vl;               //!< Lane of all our traffic
     uint32_t m_ackBytes;        //!< Extra header bytes of an ack/CNP
