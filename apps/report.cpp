@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <system_error>
 #include <vector>
 
@@ -81,6 +82,24 @@ std::string transport_text(const NetworkSpec& network) {
          " routing, placement " + placement;
 }
 
+// "tp 4", "tp-pp (tp 2, pp 2, 4 micro-batches)", "voltage (sp 4) x dp 2".
+std::string parallel_text(const ParallelSpec& parallel) {
+  std::vector<std::string> parts;
+  const auto degree = [&](const char* key, int value) {
+    if (value > 1) parts.push_back(std::string(key) + " " + std::to_string(value));
+  };
+  degree("tp", parallel.tp);
+  degree("pp", parallel.pp);
+  degree("sp", parallel.sp);
+  degree("dp", parallel.dp);
+  if (parallel.micro_batches > 1) parts.push_back(std::to_string(parallel.micro_batches) + " micro-batches");
+  if (parts.empty()) return parallel.strategy + " (1 rank)";
+  if (parallel.strategy == "tp" && parts.size() == 1) return parts.front();
+  std::string text = parallel.strategy + " (";
+  for (size_t i = 0; i < parts.size(); ++i) text += (i ? ", " : "") + parts[i];
+  return text + ")";
+}
+
 }  // namespace
 
 std::string format_duration(int64_t ns) {
@@ -121,8 +140,9 @@ std::string summary_table(const Scenario& scenario, const RunRecord& record) {
   const NetworkSpec& network = scenario.network;
 
   std::string out;
-  out += scenario.name + ": model " + scenario.model.preset + ", " + scenario.parallel.strategy +
-         " " + std::to_string(scenario.parallel.tp) + ", " +
+  out += scenario.name + ": model " + scenario.model.preset + ", " +
+         parallel_text(scenario.parallel) + ", " +
+         (scenario.workload.batch > 1 ? std::to_string(scenario.workload.batch) + " x " : "") +
          std::to_string(scenario.workload.prompt_tokens) + " prompt + " +
          std::to_string(scenario.workload.new_tokens) + " new tokens, " +
          compute_mode_name(scenario.compute_mode) + " compute, seed " +
@@ -136,7 +156,9 @@ std::string summary_table(const Scenario& scenario, const RunRecord& record) {
   line("simulated time", format_duration(record.total_ns));
   line("TTFT", record.token_times_ns.empty() ? "-" : format_duration(record.ttft_ns()));
   line("TPOT", record.token_times_ns.size() < 2 ? "-" : format_duration(tpot));
-  line("tokens", std::to_string(record.token_times_ns.size()));
+  line("tokens", std::to_string(record.token_times_ns.size()) +
+                    (record.prompts() > 1 ? " (" + std::to_string(record.prompts()) + " prompts)"
+                                          : ""));
   line("compute / comm", percent(compute_total, compute_total + comm_total) + " / " +
                              percent(comm_total, compute_total + comm_total) +
                              " of busy time, all ranks");
@@ -161,6 +183,12 @@ json results_json(const Scenario& scenario, const RunRecord& record) {
       {"model", scenario.model.preset},
       {"strategy", scenario.parallel.strategy},
       {"tp", scenario.parallel.tp},
+      {"pp", scenario.parallel.pp},
+      {"dp", scenario.parallel.dp},
+      {"sp", scenario.parallel.sp},
+      {"micro_batches", scenario.parallel.micro_batches},
+      {"stages", scenario.parallel.stages},
+      {"batch", scenario.workload.batch},
       {"prompt_tokens", scenario.workload.prompt_tokens},
       {"new_tokens", scenario.workload.new_tokens},
       {"device_profile", scenario.devices.profile},
@@ -180,15 +208,36 @@ json results_json(const Scenario& scenario, const RunRecord& record) {
     setup["segment_size"] = network.transport.segment_size;
   }
 
+  // Compute time per rank and label, from the compute spans.
+  std::map<int, std::map<std::string, int64_t>> compute_by_label;
+  for (const Span& span : record.spans) {
+    if (span.kind == Span::Kind::kCompute) compute_by_label[span.rank][span.name] += span.end_ns - span.start_ns;
+  }
   json ranks = json::array();
   uint64_t bytes_total = 0;
+  std::map<std::string, uint64_t> bytes_by_operation;
   for (const RankStats& stats : ranks_in_order(record)) {
+    for (const auto& [label, operations] : stats.bytes_by_label) {
+      for (const auto& [operation, bytes] : operations) bytes_by_operation[operation] += bytes;
+    }
     ranks.push_back({{"rank", stats.rank},
                      {"compute_ns", stats.compute_ns},
                      {"comm_wait_ns", stats.comm_wait_ns},
                      {"bytes_sent", stats.bytes_sent},
-                     {"finish_ns", stats.finish_ns}});
+                     {"finish_ns", stats.finish_ns},
+                     {"compute_ns_by_label", compute_by_label[stats.rank]},
+                     {"bytes_sent_by_label", stats.bytes_by_label}});
     bytes_total += stats.bytes_sent;
+  }
+  json prompts = json::array();
+  for (int64_t p = 0; p < record.prompts(); ++p) {
+    json tokens = json::array();
+    for (size_t i = 0; i < record.tokens.size(); ++i) {
+      if (record.token_prompts[i] == p) tokens.push_back(record.tokens[i]);
+    }
+    prompts.push_back({{"prompt", p},
+                       {"tokens", std::move(tokens)},
+                       {"token_times_ns", record.prompt_token_times(p)}});
   }
 
   return {
@@ -203,8 +252,10 @@ json results_json(const Scenario& scenario, const RunRecord& record) {
       {"tpot_ns", record.tpot_ns()},
       {"tokens", record.tokens},
       {"token_times_ns", record.token_times_ns},
+      {"prompts", std::move(prompts)},
       {"messages", record.messages.size()},
       {"bytes_sent", bytes_total},
+      {"bytes_sent_by_operation", bytes_by_operation},
       {"ranks", std::move(ranks)},
   };
 }

@@ -76,15 +76,17 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
   StrategyInputs inputs;
   inputs.model = checked.model;
   inputs.seed = scenario.seed;
-  inputs.prompt = make_prompt(scenario.workload.prompt_tokens, checked.model.vocab, scenario.seed);
+  inputs.prompts = make_prompts(scenario.workload.batch, scenario.workload.prompt_tokens,
+                                checked.model.vocab, scenario.seed);
   inputs.new_tokens = scenario.workload.new_tokens;
   inputs.degrees = checked.degrees;
   inputs.weights_loaded = this_lp::discard_compute;
-  inputs.on_token = [&](int64_t step, int64_t token) {
-    this_lp::record_token(token);
+  inputs.on_token = [&](int64_t prompt, int64_t step, int64_t token) {
+    this_lp::record_token(prompt, step, token);
     if (progress) {
-      std::cerr << "  token " << step + 1 << "/" << scenario.workload.new_tokens << " (id "
-                << token << ") at t=" << format_duration(this_lp::now_ns()) << "\n";
+      std::cerr << "  token " << step + 1 << "/" << scenario.workload.new_tokens;
+      if (scenario.workload.batch > 1) std::cerr << " of prompt " << prompt;
+      std::cerr << " (id " << token << ") at t=" << format_duration(this_lp::now_ns()) << "\n";
     }
   };
 
@@ -97,7 +99,7 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
   SimCluster cluster(checked.network, kernel);
   for (int r = 0; r < checked.ranks; ++r) {
     cluster.add_rank(meter_for(scenario, checked.device),
-                     [&](Comm& world) { checked.strategy->run(world, inputs); });
+                     [&](Comm& world) { run_strategy(*checked.strategy, world, inputs); });
   }
   // The taps go on once the devices exist; they die before the cluster, which owns ns-3.
   cluster.build_network();

@@ -48,17 +48,35 @@ ModelSpec read_model(const Checker& check, const json& value, const std::string&
 }
 
 ParallelSpec read_parallel(const Checker& check, const json& value, const std::string& pointer) {
-  check.object(value, pointer, {"strategy", "tp"});
+  check.object(value, pointer, {"strategy", "tp", "pp", "dp", "sp", "stages", "micro_batches"});
   ParallelSpec parallel;
   parallel.strategy = check.string(check.require(value, pointer, "strategy", "a strategy name"),
                                    child(pointer, "strategy"));
-  parallel.tp = check.positive_int(check.require(value, pointer, "tp", "a positive integer"),
-                                   child(pointer, "tp"));
+  const auto degree = [&](const char* key, int& out) {
+    if (const json* v = Checker::find(value, key)) out = check.positive_int(*v, child(pointer, key));
+  };
+  degree("tp", parallel.tp);
+  degree("pp", parallel.pp);
+  degree("dp", parallel.dp);
+  degree("sp", parallel.sp);
+  degree("micro_batches", parallel.micro_batches);
+  const int64_t ranks = int64_t(parallel.tp) * parallel.pp * parallel.dp * parallel.sp;
+  if (ranks > 1000000) {
+    check.fail(pointer, "tp x pp x dp x sp is " + std::to_string(ranks) +
+                            " ranks; at most 1000000 are supported");
+  }
+  if (const json* v = Checker::find(value, "stages")) {
+    const std::string at = child(pointer, "stages");
+    if (!v->is_array() || v->empty()) check.fail_found(at, "a non-empty array of layer counts", *v);
+    for (size_t i = 0; i < v->size(); ++i) {
+      parallel.stages.push_back(check.positive_int((*v)[i], child(at, std::to_string(i))));
+    }
+  }
   return parallel;
 }
 
 WorkloadSpec read_workload(const Checker& check, const json& value, const std::string& pointer) {
-  check.object(value, pointer, {"prompt_tokens", "new_tokens"});
+  check.object(value, pointer, {"prompt_tokens", "new_tokens", "batch"});
   WorkloadSpec workload;
   workload.prompt_tokens =
       check.positive_int(check.require(value, pointer, "prompt_tokens", "a positive integer"),
@@ -66,6 +84,9 @@ WorkloadSpec read_workload(const Checker& check, const json& value, const std::s
   workload.new_tokens =
       check.positive_int(check.require(value, pointer, "new_tokens", "a positive integer"),
                          child(pointer, "new_tokens"));
+  if (const json* v = Checker::find(value, "batch")) {
+    workload.batch = check.positive_int(*v, child(pointer, "batch"));
+  }
   return workload;
 }
 

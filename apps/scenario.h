@@ -32,13 +32,21 @@ struct ModelSpec {
 };
 
 struct ParallelSpec {
-  std::string strategy;  // a strategy name (compute's registry)
-  int tp = 1;            // tensor-parallel degree
+  std::string strategy;          // a strategy name (compute's registry)
+  int tp = 1;                    // tensor-parallel degree
+  int pp = 1;                    // pipeline stages
+  int dp = 1;                    // data-parallel replicas
+  int sp = 1;                    // sequence partitions (Voltage, Kilovolts)
+  std::vector<int64_t> stages;   // layers per pipeline stage; empty: even
+  int micro_batches = 1;         // pipeline micro-batches
+
+  int ranks() const { return tp * pp * dp * sp; }
 };
 
 struct WorkloadSpec {
   int prompt_tokens = 0;
   int new_tokens = 0;
+  int batch = 1;  // prompts served together
 };
 
 struct DeviceSpec {

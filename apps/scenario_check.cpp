@@ -232,13 +232,23 @@ CheckedScenario check_scenario(const Scenario& scenario) {
   checked.device.slowdown = scenario.devices.slowdown;
   checked.strategy =
       &registered(strategies(), scenario.parallel.strategy, source, "/parallel/strategy");
-  checked.degrees.tp = scenario.parallel.tp;
-  StrategyProblem problem = checked.strategy->check(checked.model, checked.degrees);
-  if (!problem.detail.empty()) {
-    throw ScenarioError(source, "/parallel/" + problem.key, problem.detail);
-  }
-  checked.ranks = checked.strategy->world_size(checked.degrees);
+  const ParallelSpec& parallel = scenario.parallel;
+  checked.degrees.tp = parallel.tp;
+  checked.degrees.pp = parallel.pp;
+  checked.degrees.dp = parallel.dp;
+  checked.degrees.sp = parallel.sp;
+  checked.degrees.stages = parallel.stages;
+  checked.degrees.micro_batches = parallel.micro_batches;
   check_workload_fits(scenario, checked.model);
+  const WorkloadShape workload{scenario.workload.batch, scenario.workload.prompt_tokens,
+                               scenario.workload.new_tokens};
+  const StrategyProblem problem =
+      check_strategy(*checked.strategy, checked.model, checked.degrees, workload);
+  if (!problem.detail.empty()) {
+    throw ScenarioError(source, problem.key.empty() ? "/parallel" : "/parallel/" + problem.key,
+                        problem.detail);
+  }
+  checked.ranks = checked.degrees.world();
   checked.network = checked_network(scenario, uint32_t(checked.ranks));
   check_outputs(scenario, checked.network);
   return checked;

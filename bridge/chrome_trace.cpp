@@ -240,20 +240,24 @@ std::vector<Event> build_events(const RunRecord& record, const std::string& titl
   std::stable_sort(spans.begin(), spans.end(), [&](size_t a, size_t b) {
     const Span& x = record.spans[a];
     const Span& y = record.spans[b];
-    return std::make_tuple(x.rank, x.start_ns, -x.end_ns, int(x.kind), x.name, x.bytes, x.peer) <
-           std::make_tuple(y.rank, y.start_ns, -y.end_ns, int(y.kind), y.name, y.bytes, y.peer);
+    return std::make_tuple(x.rank, x.start_ns, -x.end_ns, int(x.kind), x.name, x.bytes, x.peer,
+                           x.label) <
+           std::make_tuple(y.rank, y.start_ns, -y.end_ns, int(y.kind), y.name, y.bytes, y.peer,
+                           y.label);
   });
 
   // Lanes per rank: a span goes on the first lane where it nests in or follows what is
   // there (the shard code's spans never overlap, so that is lane 0, the rank's own track);
-  // one that would overlap another span partially gets a lane, a track, of its own.
+  // one that would overlap another span partially gets a lane, a track, of its own. An
+  // asynchronous call's flight overlaps the rank's own work by nature: never on lane 0.
   std::map<int, std::vector<std::vector<int64_t>>> open_ends;  // rank -> lane -> stack
   std::vector<size_t> span_lane(record.spans.size(), 0);
   for (size_t index : spans) {
     const Span& span = record.spans[index];
     if (span.end_ns <= span.start_ns) continue;  // an instant fits anywhere: lane 0
     auto& lanes = open_ends[span.rank];
-    size_t lane = 0;
+    size_t lane = span.kind == Span::Kind::kFlight ? 1 : 0;
+    if (lanes.size() < lane) lanes.resize(lane);
     for (; lane < lanes.size(); ++lane) {
       std::vector<int64_t>& stack = lanes[lane];
       while (!stack.empty() && stack.back() <= span.start_ns) stack.pop_back();
@@ -287,9 +291,13 @@ std::vector<Event> build_events(const RunRecord& record, const std::string& titl
     slice.end_ns = std::max(span.start_ns, span.end_ns);
     slice.tid = span_lane[index] == 0 ? span.rank : extra_tid.at({span.rank, span_lane[index]});
     slice.index = slice_index++;
-    if (span.kind == Span::Kind::kComm) {
+    if (span.kind != Span::Kind::kCompute) {
       slice.args = {{"bytes", span.bytes}};
       if (span.peer >= 0) slice.args["peer"] = span.peer;
+    }
+    if (span.kind == Span::Kind::kFlight) {
+      slice.args["flight"] = "issue to completion";
+      if (!span.label.empty()) slice.args["issued_in"] = span.label;
     }
     if (span_lane[index] == 0) rank_coverage[span.rank].add(slice.start_ns, slice.end_ns);
     add_slice(slice, timed);

@@ -30,7 +30,7 @@ struct CollectiveEngine::Call {
 CollectiveEngine::CollectiveEngine(Kernel& kernel,
                                    const std::vector<ns3::Ptr<ns3::MessageTransport>>& transports,
                                    const GroupTable& groups, CollectiveSelection selection,
-                                   std::map<uint64_t, std::string>& channel_labels)
+                                   std::map<uint64_t, ChannelLabel>& channel_labels)
     : kernel_(kernel),
       transports_(transports),
       groups_(groups),
@@ -98,7 +98,7 @@ CollectiveEngine::Call& CollectiveEngine::start(int group, uint64_t seq,
   for (int member : members) participants.push_back(transports_[static_cast<size_t>(member)]);
   call->net->SetCompletionCallback(ns3::MakeBoundCallback(&CollectiveEngine::member_done, call.get()));
   call->net->Setup(participants, bytes);
-  channel_labels_[call->net->GetChannel()] = op_name(args.op);
+  channel_labels_[call->net->GetChannel()].operation = op_name(args.op);
   return *calls_.emplace(std::make_pair(group, seq), std::move(call)).first->second;
 }
 
@@ -144,6 +144,7 @@ std::shared_ptr<SimWork> CollectiveEngine::enter(int group, uint64_t seq, int in
     scheduled->SetSplits(static_cast<uint32_t>(index), args.send_counts, args.recv_counts);
   }
   call.works[i] = work;
+  channel_labels_[call.net->GetChannel()].compute[rank] = work->label();
   call.net->Enter(static_cast<uint32_t>(index));
   return work;
 }

@@ -24,13 +24,20 @@
 
 namespace uniference {
 
+// How the record names a channel's messages: the operation, and each sender's compute
+// label when it entered the call (by world rank).
+struct ChannelLabel {
+  std::string operation;
+  std::map<int, std::string> compute;
+};
+
 class CollectiveEngine {
  public:
   // channel_labels: where each call's channel is named after its operation, for the
   // message records; entries are removed when the call is done.
   CollectiveEngine(Kernel& kernel, const std::vector<ns3::Ptr<ns3::MessageTransport>>& transports,
                    const GroupTable& groups, CollectiveSelection selection,
-                   std::map<uint64_t, std::string>& channel_labels);
+                   std::map<uint64_t, ChannelLabel>& channel_labels);
   ~CollectiveEngine();
 
   // Member `index` of `group` makes its `seq`-th collective call of the group.
@@ -47,7 +54,7 @@ class CollectiveEngine {
   std::vector<ns3::Ptr<ns3::MessageTransport>> transports_;
   const GroupTable& groups_;
   CollectiveSelection selection_;
-  std::map<uint64_t, std::string>& channel_labels_;
+  std::map<uint64_t, ChannelLabel>& channel_labels_;
   std::map<std::pair<int, uint64_t>, std::unique_ptr<Call>> calls_;
 };
 

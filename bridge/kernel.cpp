@@ -2,6 +2,7 @@
 
 #include "bridge/fiber_scheduler.h"
 #include "bridge/this_lp.h"
+#include "compute/compute_label.h"
 
 #include <ns3/simulator.h>
 
@@ -22,6 +23,8 @@ struct LogicalProcess {
   State state = State::kIdle;
   std::unique_ptr<ComputeMeter> meter;
   bool meter_open = false;
+  std::string label;     // what the open segment computes (compute_label.h)
+  int64_t owed_ns = 0;   // charged to labelled segments, not yet slept
   std::function<void()> body;
   boost::fibers::fiber fiber;
   Baton baton;
@@ -92,6 +95,10 @@ RunOutcome Kernel::run() {
   g_current_kernel = this;
   kernel_torch_state_ = at::ThreadLocalState();
   recorder_.set_ranks(lp_count());
+  // Labels reach the LP that runs; one from the kernel's own fiber has nobody to charge.
+  set_compute_label_sink([this](const std::string& label) {
+    if (running_ != nullptr) label_compute(label);
+  });
 
   // Fibers start parked; the t = 0 events below release them in rank order.
   for (auto& lp : lps_) {
@@ -114,6 +121,7 @@ RunOutcome Kernel::run() {
     outcome_.report = deadlock_report();
   }
   cancel_unfinished();
+  set_compute_label_sink({});
   g_current_kernel = nullptr;
   return outcome_;
 }
@@ -185,17 +193,39 @@ void Kernel::schedule_resume(LogicalProcess& lp, int64_t delay_ns) {
   ns3::Simulator::Schedule(ns3::NanoSeconds(delay_ns), &Kernel::resume, this, &lp);
 }
 
+// Closes the open segment and records it after what is already owed; returns the charge.
+static int64_t close_segment(LogicalProcess& lp, RunRecorder& recorder, int64_t now) {
+  const int64_t charged = lp.meter->end();
+  lp.meter_open = false;
+  if (charged <= 0) return 0;
+  const int64_t start = now + lp.owed_ns;
+  recorder.compute(lp.rank, start, start + charged, lp.label);
+  lp.owed_ns += charged;
+  return charged;
+}
+
 void Kernel::settle_compute() {
   LogicalProcess& lp = current_lp();
-  if (!lp.meter_open) return;
-  int64_t charged = lp.meter->end();
-  lp.meter_open = false;
-  if (charged <= 0) return;
-  int64_t start = now_ns();
-  recorder_.compute(lp.rank, start, start + charged);
-  schedule_resume(lp, charged);
+  if (lp.meter_open) close_segment(lp, recorder_, now_ns());
+  const int64_t owed = lp.owed_ns;
+  lp.owed_ns = 0;
+  if (owed <= 0) return;
+  schedule_resume(lp, owed);
   park(lp);
 }
+
+void Kernel::label_compute(const std::string& label) {
+  LogicalProcess& lp = current_lp();
+  if (lp.label == label) return;
+  if (lp.meter_open) {
+    close_segment(lp, recorder_, now_ns());
+    lp.meter->begin();
+    lp.meter_open = true;
+  }
+  lp.label = label;
+}
+
+const std::string& Kernel::current_label() const { return current_lp().label; }
 
 void Kernel::resume_compute() {
   LogicalProcess& lp = current_lp();
@@ -305,9 +335,9 @@ int64_t now_ns() { return Kernel::current().now_ns(); }
 
 void discard_compute() { Kernel::current().discard_compute(); }
 
-void record_token(int64_t token) {
+void record_token(int64_t prompt, int64_t /*step*/, int64_t token) {
   Kernel& kernel = Kernel::current();
-  kernel.recorder().token(token, kernel.lp_clock());
+  kernel.recorder().token(prompt, token, kernel.lp_clock());
 }
 
 }  // namespace uniference::this_lp

@@ -98,6 +98,12 @@ class Kernel {
   // Ends the running LP's compute segment without charging it and starts a new one:
   // for set-up work (building weights) that is not part of the simulated workload.
   void discard_compute();
+  // The running LP now computes `label` (compute_label.h): the segment so far is charged
+  // under the old label and a new one starts. The LP does not sleep here; the time is
+  // owed, and slept at its next communication call, so a label costs no ns-3 event.
+  void label_compute(const std::string& label);
+  // The running LP's current compute label ("" before its first).
+  const std::string& current_label() const;
   // Parks the running LP until wake() is called for it.
   void block(const BlockReason& reason);
   // Lets `ns` of simulated time pass for the running LP without charging compute.

@@ -25,11 +25,17 @@ std::shared_ptr<SimWork> PointToPoint::post_send(int group, int src, int dst, in
                                         BlockReason{"send", "rank " + std::to_string(dst), tag});
   uint64_t id = next_message_id_++;
   // The sender may reuse its tensor once the send completes: keep what was sent.
-  messages_[id] = Message{MatchKey{group, src, dst, tag}, t.detach().contiguous().clone()};
+  messages_[id] =
+      Message{MatchKey{group, src, dst, tag}, t.detach().contiguous().clone(), work->label()};
   transports_[static_cast<size_t>(src)]->Send(
       static_cast<uint32_t>(dst), kChannel, id, bytes,
       ns3::MakeBoundCallback(&PointToPoint::send_done, work));
   return work;
+}
+
+std::string PointToPoint::compute_label(uint64_t cookie) const {
+  auto it = messages_.find(cookie);
+  return it == messages_.end() ? std::string() : it->second.label;
 }
 
 void PointToPoint::send_done(std::shared_ptr<SimWork> work) { work->complete(); }

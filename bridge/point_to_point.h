@@ -33,11 +33,15 @@ class PointToPoint {
   std::shared_ptr<SimWork> post_send(int group, int src, int dst, int tag, const at::Tensor& t);
   std::shared_ptr<SimWork> post_recv(int group, int dst, int src, int tag, at::Tensor& t);
 
+  // The sender's compute label when it posted message `cookie` ("" once it is received).
+  std::string compute_label(uint64_t cookie) const;
+
  private:
   using MatchKey = std::tuple<int, int, int, int>;  // group, src, dst, tag
   struct Message {
     MatchKey key;
     at::Tensor data;
+    std::string label;  // the sender's compute label
   };
 
   void on_delivered(int dst, uint32_t src, uint64_t cookie, uint64_t bytes);

@@ -3,23 +3,28 @@
 // All times are integer nanoseconds of simulated time (docs/design.md section 2).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
 namespace uniference {
 
-// A stretch of one LP's simulated time: compute it was charged for, or a
-// communication call it waited in.
+// A stretch of one LP's simulated time: compute it was charged for, a communication call
+// it waited in, or an asynchronous call's flight from issue to completion (which the LP
+// may have spent computing).
 struct Span {
-  enum class Kind { kCompute, kComm };
+  enum class Kind { kCompute, kComm, kFlight };
   int rank = 0;
   Kind kind = Kind::kCompute;
-  std::string name;  // "compute", "all_reduce", "send", "recv", ...
+  std::string name;  // the compute label ("layer3.q_proj", or "compute"), "all_reduce", ...
   int64_t start_ns = 0;
   int64_t end_ns = 0;
   uint64_t bytes = 0;  // payload of a communication call; 0 for compute
   int peer = -1;       // send/recv peer (rank in the world), -1 otherwise
+  std::string label;   // a flight's compute label at issue
 };
 
 // One framed message on the network, from the first byte offered to TCP to the
@@ -39,6 +44,9 @@ struct RankStats {
   int64_t comm_wait_ns = 0;  // simulated time blocked in communication calls
   uint64_t bytes_sent = 0;   // payload bytes this rank handed to the network
   int64_t finish_ns = 0;     // when its shard code returned
+  // The same bytes by the compute label in force when their call was issued, then by
+  // operation ("layer3.o_proj" -> "all_reduce" -> bytes).
+  std::map<std::string, std::map<std::string, uint64_t>> bytes_by_label;
 };
 
 // Bytes one direction of one cable carried, per sampling interval (bridge/link_sampler.h).
@@ -59,21 +67,70 @@ struct LinkActivity {
 
 struct RunRecord {
   int64_t total_ns = 0;                // when the last LP finished
-  std::vector<int64_t> token_times_ns;  // rank 0: simulated time each token was known
-  std::vector<int64_t> tokens;          // the generated token ids
+  // Every generated token, in the order the ranks knew them: its id, when it was known, and
+  // which prompt of the batch it continues.
+  std::vector<int64_t> token_times_ns;
+  std::vector<int64_t> tokens;
+  std::vector<int64_t> token_prompts;
   std::vector<RankStats> ranks;
   std::vector<Span> spans;
   std::vector<NetMessage> messages;
   LinkActivity links;
 
-  // Time to first token: the first entry of token_times_ns (0 when none).
-  int64_t ttft_ns() const { return token_times_ns.empty() ? 0 : token_times_ns.front(); }
-  // Mean time per output token after the first (0 when fewer than two tokens).
-  double tpot_ns() const {
-    if (token_times_ns.size() < 2) return 0.0;
-    return double(token_times_ns.back() - token_times_ns.front()) /
-           double(token_times_ns.size() - 1);
-  }
+  // The times of one prompt's tokens, in order.
+  std::vector<int64_t> prompt_token_times(int64_t prompt) const;
+  // The prompts that have tokens: 0 .. n - 1.
+  int64_t prompts() const;
+  // Time to first token, the mean over prompts (0 when none).
+  int64_t ttft_ns() const;
+  // Time per output token after the first, the mean over prompts with two or more (0 when
+  // none has).
+  double tpot_ns() const;
+  // Tokens per prompt: the count of the prompt with the most.
+  size_t tokens_per_prompt() const;
 };
+
+inline std::vector<int64_t> RunRecord::prompt_token_times(int64_t prompt) const {
+  std::vector<int64_t> times;
+  for (size_t i = 0; i < token_times_ns.size(); ++i) {
+    if (token_prompts[i] == prompt) times.push_back(token_times_ns[i]);
+  }
+  return times;
+}
+
+inline int64_t RunRecord::prompts() const {
+  int64_t count = 0;
+  for (int64_t prompt : token_prompts) count = std::max(count, prompt + 1);
+  return count;
+}
+
+inline int64_t RunRecord::ttft_ns() const {
+  const int64_t n = prompts();
+  if (n == 0) return 0;
+  double sum = 0;
+  for (int64_t p = 0; p < n; ++p) {
+    const std::vector<int64_t> times = prompt_token_times(p);
+    if (!times.empty()) sum += double(times.front());
+  }
+  return std::llround(sum / double(n));
+}
+
+inline double RunRecord::tpot_ns() const {
+  double sum = 0;
+  int64_t counted = 0;
+  for (int64_t p = 0; p < prompts(); ++p) {
+    const std::vector<int64_t> times = prompt_token_times(p);
+    if (times.size() < 2) continue;
+    sum += double(times.back() - times.front()) / double(times.size() - 1);
+    ++counted;
+  }
+  return counted == 0 ? 0.0 : sum / double(counted);
+}
+
+inline size_t RunRecord::tokens_per_prompt() const {
+  size_t most = 0;
+  for (int64_t p = 0; p < prompts(); ++p) most = std::max(most, prompt_token_times(p).size());
+  return most;
+}
 
 }  // namespace uniference

@@ -17,9 +17,17 @@ RankStats& RunRecorder::stats(int rank) {
   return record_.ranks[static_cast<size_t>(rank)];
 }
 
-void RunRecorder::compute(int rank, int64_t start_ns, int64_t end_ns) {
+void RunRecorder::compute(int rank, int64_t start_ns, int64_t end_ns, const std::string& label) {
   stats(rank).compute_ns += end_ns - start_ns;
-  record_.spans.push_back(Span{rank, Span::Kind::kCompute, "compute", start_ns, end_ns, 0, -1});
+  record_.spans.push_back(Span{rank, Span::Kind::kCompute, label.empty() ? "compute" : label,
+                               start_ns, end_ns, 0, -1});
+}
+
+void RunRecorder::comm_flight(int rank, const std::string& operation, const std::string& label,
+                              int64_t issued_ns, int64_t completed_ns, uint64_t bytes, int peer) {
+  Span span{rank, Span::Kind::kFlight, operation, issued_ns, completed_ns, bytes, peer};
+  span.label = label;
+  record_.spans.push_back(std::move(span));
 }
 
 void RunRecorder::comm_wait(int rank, const std::string& operation, int64_t start_ns,
@@ -34,8 +42,10 @@ void RunRecorder::finished(int rank, int64_t ns) {
 }
 
 void RunRecorder::message_sent(int src, int dst, const std::string& label, uint64_t bytes,
-                               int64_t ns) {
-  stats(src).bytes_sent += bytes;
+                               int64_t ns, const std::string& compute_label) {
+  RankStats& sender = stats(src);
+  sender.bytes_sent += bytes;
+  sender.bytes_by_label[compute_label.empty() ? "unlabelled" : compute_label][label] += bytes;
   on_the_wire_[{src, dst}].push_back(NetMessage{src, dst, bytes, ns, /*recv_ns=*/0, label});
 }
 
@@ -48,7 +58,8 @@ void RunRecorder::message_delivered(int src, int dst, int64_t ns) {
   record_.messages.push_back(std::move(message));
 }
 
-void RunRecorder::token(int64_t token, int64_t ns) {
+void RunRecorder::token(int64_t prompt, int64_t token, int64_t ns) {
+  record_.token_prompts.push_back(prompt);
   record_.tokens.push_back(token);
   record_.token_times_ns.push_back(ns);
 }

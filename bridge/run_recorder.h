@@ -18,24 +18,30 @@ class RunRecorder {
   // Makes room for `ranks` ranks (0..ranks-1); called once the LPs are known.
   void set_ranks(int ranks);
 
-  // An LP was charged compute over [start, end).
-  void compute(int rank, int64_t start_ns, int64_t end_ns);
+  // An LP was charged compute over [start, end), computing `label` ("" for unnamed).
+  void compute(int rank, int64_t start_ns, int64_t end_ns, const std::string& label = "");
   // An LP waited in a communication call over [start, end).
   void comm_wait(int rank, const std::string& operation, int64_t start_ns, int64_t end_ns,
                  uint64_t bytes, int peer);
+  // An asynchronous call was in flight over [issued, completed): issued under the compute
+  // label `label`.
+  void comm_flight(int rank, const std::string& operation, const std::string& label,
+                   int64_t issued_ns, int64_t completed_ns, uint64_t bytes, int peer);
   // An LP's shard code returned at `ns`.
   void finished(int rank, int64_t ns);
 
   // A message's first byte was offered to the network / its last byte arrived. The
   // transport keeps each ordered pair's messages in order, so they are paired in order.
-  void message_sent(int src, int dst, const std::string& label, uint64_t bytes, int64_t ns);
+  // `label` names the operation; `compute_label` the sender's label when it issued it.
+  void message_sent(int src, int dst, const std::string& label, uint64_t bytes, int64_t ns,
+                    const std::string& compute_label = "");
   void message_delivered(int src, int dst, int64_t ns);
 
   // The network's link activity, once the run is over (bridge/link_sampler.h).
   void links(LinkActivity activity) { record_.links = std::move(activity); }
 
-  // The token-producing rank knew token `token` at `ns`.
-  void token(int64_t token, int64_t ns);
+  // The rank producing `prompt`'s tokens knew token `token` of it at `ns`.
+  void token(int64_t prompt, int64_t token, int64_t ns);
 
   const RunRecord& record() const { return record_; }
 

@@ -29,7 +29,6 @@ SimBackend::SimBackend(Kernel& kernel, std::vector<ns3::Ptr<ns3::MessageTranspor
     transport->TraceConnectWithoutContext(
         "MessageDelivered", ns3::MakeBoundCallback(&SimBackend::on_delivered, this, r));
   }
-  channel_labels_[PointToPoint::kChannel] = op_name(OpType::kSend);
   kernel_.set_in_flight_probe([this] { return in_flight(); });
 }
 
@@ -49,13 +48,21 @@ void SimBackend::on_queued(SimBackend* backend, int, uint32_t, uint64_t, uint64_
   ++backend->queued_;
 }
 
-void SimBackend::on_sent(SimBackend* backend, int rank, uint32_t dst, uint64_t channel, uint64_t,
-                         uint64_t bytes) {
-  auto label = backend->channel_labels_.find(channel);
-  backend->kernel_.recorder().message_sent(
-      rank, static_cast<int>(dst),
-      label == backend->channel_labels_.end() ? "message" : label->second, bytes,
-      ns3::Simulator::Now().GetNanoSeconds());
+void SimBackend::on_sent(SimBackend* backend, int rank, uint32_t dst, uint64_t channel,
+                         uint64_t cookie, uint64_t bytes) {
+  std::string operation = "message", compute_label;
+  if (channel == PointToPoint::kChannel) {
+    operation = op_name(OpType::kSend);
+    compute_label = backend->point_to_point_.compute_label(cookie);
+  } else if (auto label = backend->channel_labels_.find(channel);
+             label != backend->channel_labels_.end()) {
+    operation = label->second.operation;
+    if (auto sender = label->second.compute.find(rank); sender != label->second.compute.end()) {
+      compute_label = sender->second;
+    }
+  }
+  backend->kernel_.recorder().message_sent(rank, static_cast<int>(dst), operation, bytes,
+                                           ns3::Simulator::Now().GetNanoSeconds(), compute_label);
 }
 
 void SimBackend::on_delivered(SimBackend* backend, int rank, uint32_t src, uint64_t, uint64_t,

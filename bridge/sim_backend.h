@@ -55,7 +55,7 @@ class SimBackend {
 
   Kernel& kernel_;
   std::vector<ns3::Ptr<ns3::MessageTransport>> transports_;
-  std::map<uint64_t, std::string> channel_labels_;  // channel -> operation, for the record
+  std::map<uint64_t, ChannelLabel> channel_labels_;  // collectives' channels, for the record
   GroupTable groups_;
   PointToPoint point_to_point_;
   CollectiveEngine collectives_;

@@ -16,7 +16,9 @@ SimWork::SimWork(Kernel& kernel, int owner, std::string operation, uint64_t byte
       operation_(std::move(operation)),
       bytes_(bytes),
       peer_(peer),
-      reason_(std::move(reason)) {}
+      reason_(std::move(reason)),
+      label_(kernel.current_label()),
+      issued_ns_(kernel.now_ns()) {}
 
 void SimWork::check_owner() const {
   int caller = kernel_.current_rank();
@@ -35,6 +37,10 @@ void SimWork::wait() {
   if (!waited_) {
     waited_ = true;
     kernel_.recorder().comm_wait(owner_, operation_, start, end, bytes_, peer_);
+    if (start > issued_ns_ && completed_ns_ > issued_ns_) {
+      kernel_.recorder().comm_flight(owner_, operation_, label_, issued_ns_, completed_ns_, bytes_,
+                                     peer_);
+    }
   }
   kernel_.resume_compute();
   if (!error_.empty()) throw std::runtime_error(error_);
@@ -50,6 +56,7 @@ bool SimWork::is_completed() {
 
 void SimWork::complete(const std::string& error) {
   done_ = true;
+  completed_ns_ = kernel_.now_ns();
   error_ = error;
   kernel_.wake(owner_);
 }

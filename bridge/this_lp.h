@@ -20,7 +20,8 @@ int64_t now_ns();
 // work (building weights) that is not part of the simulated workload.
 void discard_compute();
 
-// Records that this LP produced `token` now (its compute so far is charged first).
-void record_token(int64_t token);
+// Records that this LP produced token `token` of prompt `prompt` (its step-th new token)
+// now; its compute so far is charged first.
+void record_token(int64_t prompt, int64_t step, int64_t token);
 
 }  // namespace uniference::this_lp

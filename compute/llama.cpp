@@ -1,5 +1,7 @@
 #include "compute/llama.h"
 
+#include "compute/compute_label.h"
+
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -33,39 +35,59 @@ RopeTable rope_table(int64_t head_dim, int64_t max_seq, double theta) {
 }
 
 at::Tensor apply_rope(const at::Tensor& x, const RopeTable& rope, int64_t start_pos) {
-  const int64_t seq = x.size(0), heads = x.size(1), head_dim = x.size(2);
-  const at::Tensor pairs = x.reshape({seq, heads, head_dim / 2, 2});
+  const int64_t seq = x.size(-3), head_dim = x.size(-1);
+  std::vector<int64_t> pair_sizes = x.sizes().vec();
+  pair_sizes.back() = head_dim / 2;
+  pair_sizes.push_back(2);
+  const at::Tensor pairs = x.reshape(pair_sizes);
   const at::Tensor x0 = pairs.select(-1, 0), x1 = pairs.select(-1, 1);
   const at::Tensor cos = rope.cos.narrow(0, start_pos, seq).unsqueeze(1);  // [seq, 1, pairs]
   const at::Tensor sin = rope.sin.narrow(0, start_pos, seq).unsqueeze(1);
-  return at::stack({x0 * cos - x1 * sin, x0 * sin + x1 * cos}, -1).view({seq, heads, head_dim});
+  return at::stack({x0 * cos - x1 * sin, x0 * sin + x1 * cos}, -1).view(x.sizes());
 }
 
 at::Tensor attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
                      int64_t start_pos) {
-  const int64_t seq = q.size(0), n_heads = q.size(1), head_dim = q.size(2);
-  const int64_t keys = k.size(0), n_kv_heads = k.size(1), group = n_heads / n_kv_heads;
+  if (q.dim() == 3) return attention(q.unsqueeze(0), k.unsqueeze(0), v.unsqueeze(0), start_pos)[0];
+  const int64_t batch = q.size(0), seq = q.size(1), n_heads = q.size(2), head_dim = q.size(3);
+  const int64_t keys = k.size(1), n_kv_heads = k.size(2), group = n_heads / n_kv_heads;
+  const int64_t rows = batch * n_kv_heads;
   // The `group` query heads sharing a KV head become rows of one matrix, so the shared
   // keys and values are read once rather than copied per query head.
-  const at::Tensor q_grouped = q.permute({1, 0, 2}).reshape({n_kv_heads, group * seq, head_dim});
-  at::Tensor scores = at::bmm(q_grouped, k.permute({1, 2, 0}));  // [kv_heads, group*seq, keys]
+  const at::Tensor q_grouped = q.permute({0, 2, 1, 3}).reshape({rows, group * seq, head_dim});
+  at::Tensor scores =
+      at::bmm(q_grouped, k.permute({0, 2, 3, 1}).reshape({rows, head_dim, keys}));
   scores.mul_(1.0 / std::sqrt(static_cast<double>(head_dim)));
-  if (seq > 1) {
+  if (seq > 1 || keys > start_pos + seq) {
     // Query s sits at position start_pos + s and must not see later keys.
     const at::Tensor future =
         at::ones({seq, keys}, q.options().dtype(at::kBool)).triu(start_pos + 1);
-    scores = scores.view({n_kv_heads, group, seq, keys})
+    scores = scores.view({rows, group, seq, keys})
                  .masked_fill(future, -std::numeric_limits<float>::infinity())
-                 .view({n_kv_heads, group * seq, keys});
+                 .view({rows, group * seq, keys});
   }
-  const at::Tensor out = at::bmm(at::softmax(scores, -1), v.permute({1, 0, 2}));
-  return out.view({n_heads, seq, head_dim}).permute({1, 0, 2}).reshape({seq, n_heads * head_dim});
+  const at::Tensor out =
+      at::bmm(at::softmax(scores, -1), v.permute({0, 2, 1, 3}).reshape({rows, keys, head_dim}));
+  return out.view({batch, n_heads, seq, head_dim})
+      .permute({0, 2, 1, 3})
+      .reshape({batch, seq, n_heads * head_dim});
 }
 
 at::Tensor swiglu(const at::Tensor& gate, const at::Tensor& up) { return at::silu(gate) * up; }
 
-Attention::Attention(const ModelConfig& config, uint64_t seed, int64_t layer, TpGroup group)
-    : n_local_heads_(config.n_heads / group.size),
+namespace {
+// Runs f on x with a batch dimension, and returns its result without one when x had none.
+template <typename F>
+at::Tensor batched(const at::Tensor& x, int64_t unbatched_dims, F f) {
+  if (x.dim() == unbatched_dims) return f(x.unsqueeze(0))[0];
+  return f(x);
+}
+}  // namespace
+
+Attention::Attention(const ModelConfig& config, uint64_t seed, int64_t layer, TpGroup group,
+                     CacheShape cache)
+    : layer_(layer),
+      n_local_heads_(config.n_heads / group.size),
       n_local_kv_heads_(config.n_kv_heads / group.size),
       head_dim_(config.head_dim()),
       wq_(config.dim, config.n_heads * head_dim_, key(seed, layer, "attention.wq"), group),
@@ -73,54 +95,151 @@ Attention::Attention(const ModelConfig& config, uint64_t seed, int64_t layer, Tp
       wv_(config.dim, config.n_kv_heads * head_dim_, key(seed, layer, "attention.wv"), group),
       wo_(config.n_heads * head_dim_, config.dim, key(seed, layer, "attention.wo"), group),
       // Allocated here, not in forward(), so a compute meter charges every forward alike.
-      cache_k_(at::empty({config.max_seq, n_local_kv_heads_, head_dim_})),
-      cache_v_(at::empty({config.max_seq, n_local_kv_heads_, head_dim_})) {}
+      cache_k_(at::empty({cache.batch, cache.length > 0 ? cache.length : config.max_seq,
+                          n_local_kv_heads_, head_dim_})),
+      cache_v_(at::empty_like(cache_k_)) {}
 
-at::Tensor Attention::forward(const at::Tensor& x, int64_t start_pos, const RopeTable& rope) {
-  const int64_t seq = x.size(0);
-  const at::Tensor q =
-      apply_rope(wq_.forward(x).view({seq, n_local_heads_, head_dim_}), rope, start_pos);
+at::Tensor Attention::query(const at::Tensor& x, int64_t start_pos, const RopeTable& rope) const {
+  label_compute(layer_label(layer_, "q_proj"));
+  const int64_t batch = x.size(0), seq = x.size(1);
+  return apply_rope(wq_.forward(x).view({batch, seq, n_local_heads_, head_dim_}), rope,
+                    start_pos);
+}
+
+void Attention::store_keys_values(const at::Tensor& x, int64_t start_pos, const RopeTable& rope,
+                                  CacheSlots slots) {
+  label_compute(layer_label(layer_, "kv_proj"));
+  const int64_t batch = x.size(0), seq = x.size(1);
+  if (slots.first < 0 || slots.first + batch > cache_k_.size(0) ||
+      start_pos + seq > cache_k_.size(1)) {
+    throw std::invalid_argument(
+        "KV cache of " + std::to_string(cache_k_.size(0)) + " sequences x " +
+        std::to_string(cache_k_.size(1)) + " positions cannot hold sequences " +
+        std::to_string(slots.first) + ".." + std::to_string(slots.first + batch - 1) +
+        " at positions " + std::to_string(start_pos) + ".." + std::to_string(start_pos + seq - 1));
+  }
   const at::Tensor k =
-      apply_rope(wk_.forward(x).view({seq, n_local_kv_heads_, head_dim_}), rope, start_pos);
-  const at::Tensor v = wv_.forward(x).view({seq, n_local_kv_heads_, head_dim_});
-  cache_k_.narrow(0, start_pos, seq).copy_(k);
-  cache_v_.narrow(0, start_pos, seq).copy_(v);
-  const int64_t keys = start_pos + seq;
-  return wo_.forward(
-      attention(q, cache_k_.narrow(0, 0, keys), cache_v_.narrow(0, 0, keys), start_pos));
+      apply_rope(wk_.forward(x).view({batch, seq, n_local_kv_heads_, head_dim_}), rope, start_pos);
+  const at::Tensor v = wv_.forward(x).view({batch, seq, n_local_kv_heads_, head_dim_});
+  cache_k_.narrow(0, slots.first, batch).narrow(1, start_pos, seq).copy_(k);
+  cache_v_.narrow(0, slots.first, batch).narrow(1, start_pos, seq).copy_(v);
+}
+
+at::Tensor Attention::attend(const at::Tensor& q, int64_t start_pos, int64_t keys,
+                             CacheSlots slots) const {
+  label_compute(layer_label(layer_, "attention"));
+  const int64_t batch = q.size(0);
+  const at::Tensor out =
+      attention(q, cache_k_.narrow(0, slots.first, batch).narrow(1, 0, keys),
+                cache_v_.narrow(0, slots.first, batch).narrow(1, 0, keys), start_pos);
+  label_compute(layer_label(layer_, "o_proj"));
+  return wo_.forward(out);
+}
+
+at::Tensor Attention::forward(const at::Tensor& x, int64_t start_pos, const RopeTable& rope,
+                              CacheSlots slots) {
+  return batched(x, 2, [&](const at::Tensor& xb) {
+    const at::Tensor q = query(xb, start_pos, rope);
+    store_keys_values(xb, start_pos, rope, slots);
+    return attend(q, start_pos, start_pos + xb.size(1), slots);
+  });
 }
 
 FeedForward::FeedForward(const ModelConfig& config, uint64_t seed, int64_t layer, TpGroup group)
-    : w1_(config.dim, config.ffn_dim, key(seed, layer, "feed_forward.w1"), group),
+    : layer_(layer),
+      w1_(config.dim, config.ffn_dim, key(seed, layer, "feed_forward.w1"), group),
       w3_(config.dim, config.ffn_dim, key(seed, layer, "feed_forward.w3"), group),
       w2_(config.ffn_dim, config.dim, key(seed, layer, "feed_forward.w2"), group) {}
 
 at::Tensor FeedForward::forward(const at::Tensor& x) const {
+  label_compute(layer_label(layer_, "mlp"));
   return w2_.forward(swiglu(w1_.forward(x), w3_.forward(x)));
 }
 
-DecoderLayer::DecoderLayer(const ModelConfig& config, uint64_t seed, int64_t layer, TpGroup group)
-    : norm_eps_(config.norm_eps),
+DecoderLayer::DecoderLayer(const ModelConfig& config, uint64_t seed, int64_t layer, TpGroup group,
+                           CacheShape cache)
+    : layer_(layer),
+      norm_eps_(config.norm_eps),
       attention_norm_(at::ones({config.dim})),
       ffn_norm_(at::ones({config.dim})),
-      attention_(config, seed, layer, group),
+      attention_(config, seed, layer, group, cache),
       feed_forward_(config, seed, layer, group) {}
 
-at::Tensor DecoderLayer::forward(const at::Tensor& x, int64_t start_pos, const RopeTable& rope) {
-  const at::Tensor h =
-      x + attention_.forward(rms_norm(x, attention_norm_, norm_eps_), start_pos, rope);
-  return h + feed_forward_.forward(rms_norm(h, ffn_norm_, norm_eps_));
+at::Tensor DecoderLayer::attention_normed(const at::Tensor& x) const {
+  label_compute(layer_label(layer_, "attention_norm"));
+  return rms_norm(x, attention_norm_, norm_eps_);
 }
 
+at::Tensor DecoderLayer::ffn_normed(const at::Tensor& x) const {
+  label_compute(layer_label(layer_, "ffn_norm"));
+  return rms_norm(x, ffn_norm_, norm_eps_);
+}
+
+at::Tensor DecoderLayer::forward(const at::Tensor& x, int64_t start_pos, const RopeTable& rope,
+                                 CacheSlots slots) {
+  const at::Tensor h = x + attention_.forward(attention_normed(x), start_pos, rope, slots);
+  return h + feed_forward_.forward(ffn_normed(h));
+}
+
+namespace {
+ModelShard whole_model(TpGroup tp) {
+  ModelShard shard;
+  shard.tp = tp;
+  return shard;
+}
+
+int64_t end_layer_of(const ModelConfig& config, const ModelShard& shard) {
+  return shard.end_layer < 0 ? config.n_layers : shard.end_layer;
+}
+}  // namespace
+
 LlamaModel::LlamaModel(const ModelConfig& config, uint64_t seed, TpGroup tp)
-    : config_(checked(config, tp.size)),
-      tp_(tp),
-      embedding_(config.vocab, config.dim, key(seed, -1, "tok_embeddings"), tp),
+    : LlamaModel(config, seed, whole_model(tp)) {}
+
+LlamaModel::LlamaModel(const ModelConfig& config, uint64_t seed, const ModelShard& shard)
+    : config_(checked(config, shard.tp.size)),
+      tp_(shard.tp),
+      first_layer_(shard.first_layer),
+      end_layer_(end_layer_of(config, shard)),
+      cache_length_(shard.cache.length > 0 ? shard.cache.length : config.max_seq),
       norm_(at::ones({config.dim})),
-      output_(config.dim, config.vocab, key(seed, -1, "output"), tp, /*gather_output=*/true),
       rope_(rope_table(config.head_dim(), config.max_seq, config.rope_theta)) {
-  layers_.reserve(config.n_layers);
-  for (int64_t i = 0; i < config.n_layers; ++i) layers_.emplace_back(config, seed, i, tp);
+  if (first_layer_ < 0 || end_layer_ <= first_layer_ || end_layer_ > config.n_layers) {
+    throw std::invalid_argument("a model shard holds layers " + std::to_string(first_layer_) +
+                                ".." + std::to_string(end_layer_ - 1) + " of a model of " +
+                                std::to_string(config.n_layers) + " layers");
+  }
+  if (shard.cache.batch < 1 || cache_length_ > config.max_seq) {
+    throw std::invalid_argument("a KV cache of " + std::to_string(shard.cache.batch) +
+                                " sequences x " + std::to_string(cache_length_) +
+                                " positions (max_seq " + std::to_string(config.max_seq) + ")");
+  }
+  if (holds_embedding()) embedding_.emplace(config.vocab, config.dim, key(seed, -1, "tok_embeddings"), tp_);
+  layers_.reserve(end_layer_ - first_layer_);
+  for (int64_t i = first_layer_; i < end_layer_; ++i) {
+    layers_.emplace_back(config, seed, i, tp_, CacheShape{shard.cache.batch, cache_length_});
+  }
+  if (holds_head()) {
+    output_.emplace(config.dim, config.vocab, key(seed, -1, "output"), tp_, /*gather_output=*/true);
+  }
+}
+
+const VocabParallelEmbedding& LlamaModel::embedding() const {
+  if (!embedding_) throw std::logic_error("this model shard does not hold the embedding");
+  return *embedding_;
+}
+
+const ColumnParallelLinear& LlamaModel::output() const {
+  if (!output_) throw std::logic_error("this model shard does not hold the output projection");
+  return *output_;
+}
+
+DecoderLayer& LlamaModel::layer(int64_t i) {
+  if (i < first_layer_ || i >= end_layer_) {
+    throw std::out_of_range("this model shard holds layers " + std::to_string(first_layer_) +
+                            ".." + std::to_string(end_layer_ - 1) + ", not " + std::to_string(i));
+  }
+  return layers_[static_cast<size_t>(i - first_layer_)];
 }
 
 void LlamaModel::check_tokens(const at::Tensor& tokens, int64_t start_pos) const {
@@ -129,13 +248,17 @@ void LlamaModel::check_tokens(const at::Tensor& tokens, int64_t start_pos) const
                            std::to_string(tp_.rank) + " of " + std::to_string(tp_.size) +
                            ") has no communicator; run its layers one by one");
   }
-  if (tokens.scalar_type() != at::kLong || tokens.dim() != 1 || tokens.numel() == 0) {
-    throw std::invalid_argument("LlamaModel::forward: tokens must be a non-empty int64 [seq]");
+  if (tokens.scalar_type() != at::kLong || tokens.dim() < 1 || tokens.dim() > 2 ||
+      tokens.numel() == 0) {
+    throw std::invalid_argument(
+        "LlamaModel::forward: tokens must be a non-empty int64 [seq] or [batch, seq]");
   }
-  if (start_pos < 0 || start_pos + tokens.numel() > config_.max_seq) {
+  const int64_t seq = tokens.size(-1);
+  if (start_pos < 0 || start_pos + seq > cache_length_) {
     throw std::invalid_argument("LlamaModel::forward: positions " + std::to_string(start_pos) +
-                                ".." + std::to_string(start_pos + tokens.numel() - 1) +
-                                " outside max_seq=" + std::to_string(config_.max_seq));
+                                ".." + std::to_string(start_pos + seq - 1) + " outside " +
+                                (cache_length_ == config_.max_seq ? "max_seq=" : "the cache's ") +
+                                std::to_string(cache_length_));
   }
   // Read the ids directly: a sharded embedding would turn a bad id into silent zeros.
   if (tokens.device().is_cpu() && tokens.is_contiguous()) {
@@ -149,16 +272,41 @@ void LlamaModel::check_tokens(const at::Tensor& tokens, int64_t start_pos) const
   }
 }
 
-at::Tensor LlamaModel::forward(const at::Tensor& tokens, int64_t start_pos, Logits which) {
+at::Tensor LlamaModel::embed(const at::Tensor& tokens, int64_t start_pos) const {
   check_tokens(tokens, start_pos);
+  at::NoGradGuard no_grad;
+  label_compute("embedding");
+  const at::Tensor h = embedding().forward(tokens);
+  return tokens.dim() == 1 ? h.unsqueeze(0) : h;
+}
+
+at::Tensor LlamaModel::forward_layers(at::Tensor hidden, int64_t start_pos, CacheSlots slots) {
+  at::NoGradGuard no_grad;
+  for (DecoderLayer& layer : layers_) hidden = layer.forward(hidden, start_pos, rope_, slots);
+  return hidden;
+}
+
+at::Tensor LlamaModel::logits(const at::Tensor& hidden, Logits which) const {
+  at::NoGradGuard no_grad;
+  label_compute("head");
+  const at::Tensor h =
+      which == Logits::kLast ? hidden.narrow(-2, hidden.size(-2) - 1, 1) : hidden;
+  return output().forward(rms_norm(h, norm_, config_.norm_eps));
+}
+
+at::Tensor LlamaModel::forward(const at::Tensor& tokens, int64_t start_pos, Logits which,
+                               CacheSlots slots) {
+  if (!holds_embedding() || !holds_head()) {
+    throw std::logic_error("LlamaModel::forward: this shard holds layers " +
+                           std::to_string(first_layer_) + ".." + std::to_string(end_layer_ - 1) +
+                           " only; run embed, forward_layers and logits where they live");
+  }
   // NoGradGuard rather than InferenceMode: InferenceMode makes inference tensors, which a
   // communicator (or the caller) may not write in place outside InferenceMode, and its state
   // lives in the dispatch-key TLS that a fiber switch must then carry too.
   at::NoGradGuard no_grad;
-  at::Tensor h = embedding_.forward(tokens);
-  for (DecoderLayer& layer : layers_) h = layer.forward(h, start_pos, rope_);
-  if (which == Logits::kLast) h = h.narrow(0, h.size(0) - 1, 1);
-  return output_.forward(rms_norm(h, norm_, config_.norm_eps));
+  const at::Tensor out = logits(forward_layers(embed(tokens, start_pos), start_pos, slots), which);
+  return tokens.dim() == 1 ? out[0] : out;
 }
 
 }  // namespace uniference

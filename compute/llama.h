@@ -1,10 +1,17 @@
 // A Llama-like decoder (RMSNorm, RoPE, grouped-query attention with a KV cache, SwiGLU),
-// tensor-parallel in the Megatron way. Batch 1, float32.
+// tensor-parallel in the Megatron way, float32. Activations are [batch, seq, ...]; every
+// function also takes them without the batch dimension (one sequence).
+//
+// A rank may hold only a pipeline stage (a range of layers; the first stage also holds the
+// embedding, the last the final norm and output projection), and its parts can be run one
+// phase at a time (Voltage). Each phase names its compute with label_compute
+// ("layer3.q_proj"), so traces and reports can attribute time and bytes to it.
 #pragma once
 
 #include <ATen/ATen.h>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "compute/comm.h"
@@ -24,38 +31,66 @@ struct RopeTable {
 };
 RopeTable rope_table(int64_t head_dim, int64_t max_seq, double theta);
 
-// Rotates each feature pair (2i, 2i+1) of x [seq, heads, head_dim] by the angle of its
-// position start_pos + s, as the reference Llama does with complex numbers.
+// Rotates each feature pair (2i, 2i+1) of x [batch, seq, heads, head_dim] (or [seq, heads,
+// head_dim]) by the angle of its position start_pos + s, as the reference Llama does with
+// complex numbers.
 at::Tensor apply_rope(const at::Tensor& x, const RopeTable& rope, int64_t start_pos);
 
-// Causal grouped-query attention of q [seq, n_heads, head_dim] over the keys and values
-// k, v [start_pos + seq, n_kv_heads, head_dim]: query s (at position start_pos + s) sees
-// keys 0 .. start_pos + s, and query head h reads KV head h / (n_heads / n_kv_heads).
-// Returns [seq, n_heads * head_dim].
+// Causal grouped-query attention of q [batch, seq, n_heads, head_dim] over the keys and
+// values k, v [batch, keys, n_kv_heads, head_dim] (keys >= start_pos + seq): query s (at
+// position start_pos + s) sees keys 0 .. start_pos + s, and query head h reads KV head
+// h / (n_heads / n_kv_heads). Returns [batch, seq, n_heads * head_dim]. Without the batch
+// dimension in, none out.
 at::Tensor attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
                      int64_t start_pos);
 
 // silu(gate) * up.
 at::Tensor swiglu(const at::Tensor& gate, const at::Tensor& up);
 
+// Where a forward pass writes its keys and values: the KV cache rows of sequences
+// slot .. slot + batch - 1.
+struct CacheSlots {
+  int64_t first = 0;
+};
+
+// The KV cache's size: `batch` sequences of `length` positions (0: the model's max_seq).
+struct CacheShape {
+  int64_t batch = 1;
+  int64_t length = 0;
+};
+
 // Self-attention of one layer: q/k/v column-parallel split by heads (this rank holds
 // n_heads / tp query heads and the n_kv_heads / tp KV heads they read), the output
 // projection row-parallel. Holds this rank's KV cache.
 class Attention {
  public:
-  Attention(const ModelConfig& config, uint64_t seed, int64_t layer, TpGroup group);
+  Attention(const ModelConfig& config, uint64_t seed, int64_t layer, TpGroup group,
+            CacheShape cache = {});
 
-  // x [seq, dim] (normalised) at positions start_pos.. -> [seq, dim]; stores this rank's
-  // keys and values for those positions in the cache.
-  at::Tensor forward(const at::Tensor& x, int64_t start_pos, const RopeTable& rope);
+  // x [batch, seq, dim] (normalised) at positions start_pos.. -> [batch, seq, dim]; stores
+  // this rank's keys and values for those positions in the cache. It is query(), then
+  // store_keys_values(), then attend() over every key up to the last of x.
+  at::Tensor forward(const at::Tensor& x, int64_t start_pos, const RopeTable& rope,
+                     CacheSlots slots = {});
+
+  // The phases of forward(), for schedules that split them (Voltage). Queries of x
+  // [batch, seq, dim] at positions start_pos.. -> [batch, seq, local heads, head_dim].
+  at::Tensor query(const at::Tensor& x, int64_t start_pos, const RopeTable& rope) const;
+  // Keys and values of x at positions start_pos.., written into the cache.
+  void store_keys_values(const at::Tensor& x, int64_t start_pos, const RopeTable& rope,
+                         CacheSlots slots);
+  // Attention of q (positions start_pos..) over cached keys 0 .. keys - 1, then the output
+  // projection: [batch, seq, dim].
+  at::Tensor attend(const at::Tensor& q, int64_t start_pos, int64_t keys, CacheSlots slots) const;
 
  private:
+  int64_t layer_;
   int64_t n_local_heads_;
   int64_t n_local_kv_heads_;
   int64_t head_dim_;
   ColumnParallelLinear wq_, wk_, wv_;
   RowParallelLinear wo_;
-  at::Tensor cache_k_, cache_v_;  // [max_seq, n_local_kv_heads, head_dim]
+  at::Tensor cache_k_, cache_v_;  // [cache batch, cache length, n_local_kv_heads, head_dim]
 };
 
 // w2(swiglu(w1 x, w3 x)): w1 (gate) and w3 (up) column-parallel, w2 (down) row-parallel.
@@ -65,6 +100,7 @@ class FeedForward {
   at::Tensor forward(const at::Tensor& x) const;
 
  private:
+  int64_t layer_;
   ColumnParallelLinear w1_, w3_;
   RowParallelLinear w2_;
 };
@@ -72,8 +108,15 @@ class FeedForward {
 // Pre-norm residual block: h = x + attention(norm(x)); out = h + feed_forward(norm(h)).
 class DecoderLayer {
  public:
-  DecoderLayer(const ModelConfig& config, uint64_t seed, int64_t layer, TpGroup group);
-  at::Tensor forward(const at::Tensor& x, int64_t start_pos, const RopeTable& rope);
+  DecoderLayer(const ModelConfig& config, uint64_t seed, int64_t layer, TpGroup group,
+               CacheShape cache = {});
+  at::Tensor forward(const at::Tensor& x, int64_t start_pos, const RopeTable& rope,
+                     CacheSlots slots = {});
+
+  int64_t index() const { return layer_; }
+  // rms_norm with this layer's attention (or feed-forward) norm weight, labelled.
+  at::Tensor attention_normed(const at::Tensor& x) const;
+  at::Tensor ffn_normed(const at::Tensor& x) const;
 
   Attention& attention() { return attention_; }
   const FeedForward& feed_forward() const { return feed_forward_; }
@@ -81,6 +124,7 @@ class DecoderLayer {
   const at::Tensor& ffn_norm() const { return ffn_norm_; }
 
  private:
+  int64_t layer_;
   double norm_eps_;
   at::Tensor attention_norm_, ffn_norm_;  // [dim], replicated on every rank
   Attention attention_;
@@ -91,6 +135,14 @@ class DecoderLayer {
 // the others costs a full lm_head per prompt token.
 enum class Logits { kAll, kLast };
 
+// The part of the model one rank holds.
+struct ModelShard {
+  TpGroup tp;               // its tensor-parallel group
+  int64_t first_layer = 0;  // its decoder layers: first_layer .. end_layer - 1
+  int64_t end_layer = -1;   // -1: through the last layer
+  CacheShape cache;         // its KV cache
+};
+
 class LlamaModel {
  public:
   // Random weights from seed, identical for every tensor-parallel degree. tp: a Comm*,
@@ -98,22 +150,41 @@ class LlamaModel {
   // one (forward() then throws). Throws std::invalid_argument when the config is
   // inconsistent or the tensor-parallel degree does not divide it.
   LlamaModel(const ModelConfig& config, uint64_t seed, TpGroup tp = {});
+  // Only the shard's layers; the embedding when it holds layer 0, the final norm and output
+  // projection when it holds the last layer. Throws std::invalid_argument for an empty or
+  // out-of-range layer range as well.
+  LlamaModel(const ModelConfig& config, uint64_t seed, const ModelShard& shard);
 
-  // tokens int64 [seq] at positions start_pos.. -> float32 logits [seq, vocab] (or
-  // [1, vocab] for Logits::kLast), the full vocabulary on every rank. Runs under
-  // at::NoGradGuard, which stays in force across the communication calls inside (a fiber
-  // switch must carry GradMode). Writes the KV cache for those positions; later calls may
-  // attend to every position before theirs.
-  at::Tensor forward(const at::Tensor& tokens, int64_t start_pos, Logits which = Logits::kAll);
+  // tokens int64 [batch, seq] (or [seq]) at positions start_pos.. -> float32 logits
+  // [batch, seq, vocab] (or [batch, 1, vocab] for Logits::kLast; without the batch
+  // dimension when tokens had none), the full vocabulary on every rank. The whole model
+  // only. Runs under at::NoGradGuard, which stays in force across the communication calls
+  // inside (a fiber switch must carry GradMode). Writes the KV cache of sequences slots..
+  // for those positions; later calls may attend to every position before theirs.
+  at::Tensor forward(const at::Tensor& tokens, int64_t start_pos, Logits which = Logits::kAll,
+                     CacheSlots slots = {});
+
+  // The three parts of forward(), for a pipeline stage. tokens [batch, seq] (or [seq])
+  // -> hidden [batch, seq, dim]: needs the embedding.
+  at::Tensor embed(const at::Tensor& tokens, int64_t start_pos) const;
+  // hidden [batch, seq, dim] through this shard's layers.
+  at::Tensor forward_layers(at::Tensor hidden, int64_t start_pos, CacheSlots slots = {});
+  // hidden [batch, seq, dim] -> logits [batch, seq or 1, vocab]: needs the head.
+  at::Tensor logits(const at::Tensor& hidden, Logits which) const;
 
   const ModelConfig& config() const { return config_; }
   const TpGroup& tp() const { return tp_; }
+  bool holds_embedding() const { return first_layer_ == 0; }
+  bool holds_head() const { return end_layer_ == config_.n_layers; }
+  int64_t first_layer() const { return first_layer_; }
+  int64_t end_layer() const { return end_layer_; }
 
-  // The parts, for running a detached shard step by step.
-  const VocabParallelEmbedding& embedding() const { return embedding_; }
-  DecoderLayer& layer(int64_t i) { return layers_.at(i); }
+  // The parts, for running a detached shard step by step. layer(i) takes the model's layer
+  // index; embedding() and output() throw when this shard does not hold them.
+  const VocabParallelEmbedding& embedding() const;
+  DecoderLayer& layer(int64_t i);
   const at::Tensor& norm() const { return norm_; }
-  const ColumnParallelLinear& output() const { return output_; }
+  const ColumnParallelLinear& output() const;
   const RopeTable& rope() const { return rope_; }
 
  private:
@@ -121,10 +192,13 @@ class LlamaModel {
 
   ModelConfig config_;
   TpGroup tp_;
-  VocabParallelEmbedding embedding_;
+  int64_t first_layer_;
+  int64_t end_layer_;
+  int64_t cache_length_;
+  std::optional<VocabParallelEmbedding> embedding_;
   std::vector<DecoderLayer> layers_;
   at::Tensor norm_;  // [dim]
-  ColumnParallelLinear output_;
+  std::optional<ColumnParallelLinear> output_;
   RopeTable rope_;
 };
 

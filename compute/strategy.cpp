@@ -1,14 +1,95 @@
 #include "compute/strategy.h"
 
+#include "compute/strategies/data_parallel.h"
+#include "compute/strategies/pipeline_parallel.h"
 #include "compute/strategies/tensor_parallel.h"
+#include "compute/strategies/voltage.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace uniference {
 
 const NamedRegistry<Strategy>& strategies() {
-  static const NamedRegistry<Strategy> registry("strategy", {
-                                                                tensor_parallel_strategy(),
-                                                            });
+  static const NamedRegistry<Strategy> registry(
+      "strategy", {
+                      tensor_parallel_strategy(),
+                      pipeline_parallel_strategy(),
+                      tensor_pipeline_parallel_strategy(),
+                      voltage_strategy(),
+                      kilovolts_strategy(),
+                      data_parallel_strategy(),
+                  });
   return registry;
+}
+
+StrategyProblem require_one(const ParallelDegrees& degrees, const char* key, const char* why) {
+  const std::string name = key;
+  bool is_one = true;
+  if (name == "tp") is_one = degrees.tp == 1;
+  if (name == "pp") is_one = degrees.pp == 1;
+  if (name == "sp") is_one = degrees.sp == 1;
+  if (name == "dp") is_one = degrees.dp == 1;
+  if (name == "micro_batches") is_one = degrees.micro_batches == 1;
+  if (name == "stages") is_one = degrees.stages.empty();
+  if (is_one) return {};
+  return StrategyProblem{name, why};
+}
+
+StrategyProblem check_strategy(const Strategy& strategy, const ModelConfig& model,
+                               const ParallelDegrees& degrees, const WorkloadShape& workload) {
+  if (degrees.tp < 1 || degrees.pp < 1 || degrees.dp < 1 || degrees.sp < 1) {
+    return StrategyProblem{"", "every parallel degree must be at least 1"};
+  }
+  if (StrategyProblem problem = strategy.check(model, degrees, workload); !problem.detail.empty()) {
+    return problem;
+  }
+  if (degrees.dp > workload.batch) {
+    return StrategyProblem{"dp", std::to_string(degrees.dp) + " replicas for a batch of " +
+                                     std::to_string(workload.batch) +
+                                     " prompts would leave a replica idle; raise /workload/batch "
+                                     "or lower /parallel/dp"};
+  }
+  return {};
+}
+
+void run_strategy(const Strategy& strategy, Comm& world, const StrategyInputs& inputs) {
+  const int replicas = inputs.degrees.dp;
+  if (replicas == 1) return strategy.run(world, inputs);
+  const int per_replica = world.size() / replicas;
+  if (per_replica * replicas != world.size()) {
+    throw std::invalid_argument("a world of " + std::to_string(world.size()) +
+                                " ranks does not split into " + std::to_string(replicas) +
+                                " replicas");
+  }
+  // Every rank takes part in every split, in the same order (c10d's new_group).
+  std::shared_ptr<Comm> mine;
+  for (int first = 0; first < world.size(); first += per_replica) {
+    std::vector<int> members;
+    for (int r = first; r < first + per_replica; ++r) members.push_back(r);
+    if (std::shared_ptr<Comm> group = world.split(members)) mine = std::move(group);
+  }
+  const int replica = world.rank() / per_replica;
+  StrategyInputs local = inputs;
+  local.prompts.clear();
+  std::vector<int64_t> global_index;
+  for (size_t p = static_cast<size_t>(replica); p < inputs.prompts.size(); p += replicas) {
+    local.prompts.push_back(inputs.prompts[p]);
+    global_index.push_back(static_cast<int64_t>(p));
+  }
+  if (local.prompts.empty()) return;  // check_strategy refuses this; a direct caller may not
+  if (inputs.on_token) {
+    local.on_token = [&](int64_t prompt, int64_t step, int64_t token) {
+      inputs.on_token(global_index[static_cast<size_t>(prompt)], step, token);
+    };
+  }
+  strategy.run(*mine, local);
+}
+
+int64_t cache_length(const StrategyInputs& inputs) {
+  const int64_t prompt = inputs.prompts.empty() ? 0 : int64_t(inputs.prompts.front().size());
+  return prompt + std::max<int64_t>(inputs.new_tokens - 1, 0);
 }
 
 }  // namespace uniference

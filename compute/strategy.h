@@ -1,6 +1,10 @@
 // Parallel strategies: shard programs over Comm, registered by the name scenarios give in
 // /parallel/strategy. A strategy never knows whether it is simulated: the simulator and a
 // real deployment both call run() on every rank with the world communicator.
+//
+// Every strategy runs as /parallel/dp data-parallel replicas: the world is cut into dp
+// blocks of consecutive ranks, each a replica running the strategy on its own
+// communicator, and the batch's prompts are dealt to the replicas round robin.
 #pragma once
 
 #include "compute/comm.h"
@@ -14,43 +18,69 @@
 
 namespace uniference {
 
-// The degrees a scenario gives under /parallel.
+// The degrees a scenario gives under /parallel; the world is their product.
 struct ParallelDegrees {
-  int tp = 1;
+  int tp = 1;                   // tensor-parallel degree
+  int pp = 1;                   // pipeline stages
+  int dp = 1;                   // data-parallel replicas
+  int sp = 1;                   // sequence (position) partitions: Voltage, Kilovolts
+  std::vector<int64_t> stages;  // layers per pipeline stage; empty: as even as possible
+  int micro_batches = 1;        // pipeline micro-batches
+
+  int world() const { return tp * pp * dp * sp; }
+};
+
+// What is served: `batch` prompts of prompt_tokens each, new_tokens generated for each.
+struct WorkloadShape {
+  int64_t batch = 1;
+  int64_t prompt_tokens = 1;
+  int64_t new_tokens = 0;
 };
 
 // What one rank's strategy is asked to do, and how it reports progress.
 struct StrategyInputs {
   ModelConfig model;
   uint64_t seed = 1;
-  std::vector<int64_t> prompt;
+  std::vector<std::vector<int64_t>> prompts;  // the batch; every prompt of one length
   int64_t new_tokens = 0;
   ParallelDegrees degrees;
   // Called once the rank's weights are built: loading weights is not serving work.
   std::function<void()> weights_loaded;
-  // Called on the rank that produces tokens, as soon as each is known (step 0 first).
-  std::function<void(int64_t step, int64_t token)> on_token;
+  // Called on the one rank that produces a prompt's tokens, as soon as each is known
+  // (step 0 first). prompt indexes `prompts`.
+  std::function<void(int64_t prompt, int64_t step, int64_t token)> on_token;
 };
 
 // A problem with a scenario's parallel settings: which key (under /parallel) and why.
 struct StrategyProblem {
-  std::string key;  // "tp", ...; empty when there is none
+  std::string key;  // "tp", "pp", ...; empty when there is none
   std::string detail;
 };
 
 struct Strategy {
   std::string name;
   std::string description;
-  // The number of ranks the degrees call for.
-  std::function<int(const ParallelDegrees&)> world_size;
-  // Whether the degrees fit the model.
-  std::function<StrategyProblem(const ModelConfig&, const ParallelDegrees&)> check;
-  // One rank's program; returns the generated tokens on the rank that produces them
-  // (world rank 0), empty elsewhere.
-  std::function<std::vector<int64_t>(Comm& world, const StrategyInputs&)> run;
+  // Whether the degrees fit the model and the workload (dp is checked for every strategy).
+  std::function<StrategyProblem(const ModelConfig&, const ParallelDegrees&, const WorkloadShape&)>
+      check;
+  // One replica rank's program, on the replica's communicator (of tp * pp * sp ranks).
+  std::function<void(Comm& replica, const StrategyInputs&)> run;
 };
 
 // Every strategy, in the order docs and --help list them.
 const NamedRegistry<Strategy>& strategies();
+
+// The strategy's check, then the data-parallel degree's (at most one replica per prompt).
+StrategyProblem check_strategy(const Strategy& strategy, const ModelConfig& model,
+                               const ParallelDegrees& degrees, const WorkloadShape& workload);
+
+// One rank's part of the whole run: finds its replica, deals the prompts, runs the strategy.
+void run_strategy(const Strategy& strategy, Comm& world, const StrategyInputs& inputs);
+
+// A problem naming `key` unless the degree there is 1: for strategies that do not use it.
+StrategyProblem require_one(const ParallelDegrees& degrees, const char* key, const char* why);
+
+// The positions a rank's KV cache needs: the prompt, then every new token fed back.
+int64_t cache_length(const StrategyInputs& inputs);
 
 }  // namespace uniference

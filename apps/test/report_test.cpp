@@ -32,9 +32,14 @@ RunRecord small_record() {
   record.total_ns = 2100000;
   record.token_times_ns = {1000000, 1250000, 1500000, 1760000};
   record.tokens = {17, 3, 99, 42};
+  record.token_prompts = {0, 0, 0, 0};
   // Ranks out of order on purpose: reports sort them.
   record.ranks = {{1, 900000, 1150000, 4096, 2100000}, {0, 1200000, 800000, 8192, 2050000}};
-  record.spans = {{0, Span::Kind::kCompute, "compute", 0, 500000, 0, -1},
+  record.ranks[0].bytes_by_label["layer0.o_proj"]["all_reduce"] = 4096;
+  record.ranks[1].bytes_by_label["layer0.o_proj"]["all_reduce"] = 8192;
+  record.spans = {{0, Span::Kind::kCompute, "layer0.q_proj", 0, 400000, 0, -1},
+                  {0, Span::Kind::kCompute, "layer0.q_proj", 400000, 450000, 0, -1},
+                  {0, Span::Kind::kCompute, "compute", 450000, 500000, 0, -1},
                   {0, Span::Kind::kComm, "all_reduce", 500000, 600000, 8192, -1}};
   record.messages = {{0, 1, 8192, 500000, 560000, "all_reduce"},
                      {1, 0, 4096, 500000, 580000, "all_reduce"}};
@@ -75,12 +80,33 @@ TEST(Report, ResultsJsonHasTheRecordsNumbers) {
   EXPECT_EQ(results["setup"]["tp"], 2);
 
   ASSERT_EQ(results["ranks"].size(), 2u);
-  EXPECT_EQ(results["ranks"][0], json({{"rank", 0},
-                                       {"compute_ns", 1200000},
-                                       {"comm_wait_ns", 800000},
-                                       {"bytes_sent", 8192},
-                                       {"finish_ns", 2050000}}));
+  EXPECT_EQ(results["ranks"][0],
+            json({{"rank", 0},
+                  {"compute_ns", 1200000},
+                  {"comm_wait_ns", 800000},
+                  {"bytes_sent", 8192},
+                  {"finish_ns", 2050000},
+                  {"compute_ns_by_label", {{"compute", 50000}, {"layer0.q_proj", 450000}}},
+                  {"bytes_sent_by_label", {{"layer0.o_proj", {{"all_reduce", 8192}}}}}}));
   EXPECT_EQ(results["ranks"][1]["rank"], 1);
+  EXPECT_EQ(results["bytes_sent_by_operation"], json({{"all_reduce", 8192 + 4096}}));
+  EXPECT_EQ(results["prompts"],
+            json::array({{{"prompt", 0},
+                          {"tokens", {17, 3, 99, 42}},
+                          {"token_times_ns", {1000000, 1250000, 1500000, 1760000}}}}));
+}
+
+TEST(Report, BatchLatenciesAreMeansOverThePrompts) {
+  RunRecord record;
+  // Two prompts, their tokens interleaved as the ranks knew them.
+  record.token_prompts = {0, 1, 0, 1};
+  record.tokens = {5, 6, 7, 8};
+  record.token_times_ns = {1000, 2000, 3000, 6000};
+  const json results = results_json(small_scenario(), record);
+  EXPECT_EQ(results["ttft_ns"], (1000 + 2000) / 2);
+  EXPECT_DOUBLE_EQ(results["tpot_ns"].get<double>(), ((3000 - 1000) + (6000 - 2000)) / 2.0);
+  EXPECT_EQ(results["prompts"][1]["tokens"], json::array({6, 8}));
+  EXPECT_EQ(results["prompts"][1]["token_times_ns"], json::array({2000, 6000}));
 }
 
 TEST(Report, NoTokensGiveZeroLatencies) {

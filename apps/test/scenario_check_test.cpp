@@ -49,7 +49,7 @@ TEST(ScenarioCheck, NamesAreCheckedAgainstTheirRegistries) {
   ScenarioError e = check_error(with(quickstart(), "/model/preset", "70b"), "/model/preset");
   EXPECT_EQ(e.detail(),
             "expected a model preset: one of \"tiny\", \"1b\" or \"8b\", found \"70b\"");
-  check_error(with(quickstart(), "/parallel/strategy", "pp"), "/parallel/strategy");
+  check_error(with(quickstart(), "/parallel/strategy", "zero"), "/parallel/strategy");
   check_error(with(quickstart(), "/network/topology", "ring"), "/network/topology");
   check_error(with(quickstart(), "/network/transport/kind", "udp"), "/network/transport/kind");
   check_error(with(quickstart(), "/network/link/model", "leo"), "/network/link/model");
@@ -58,6 +58,40 @@ TEST(ScenarioCheck, NamesAreCheckedAgainstTheirRegistries) {
                   "/network/transport/tcp_variant");
   EXPECT_NE(e.detail().find("did you mean \"cubic\"?"), std::string::npos) << e.what();
   check_error(with(quickstart(), "/parallel/tp", 3), "/parallel/tp");
+}
+
+// A scenario of the given parallel settings, batch 4, on the quickstart's network.
+json parallel(const json& settings) {
+  json doc = with(quickstart(), "/parallel", settings);
+  return with(doc, "/workload/batch", 4);
+}
+
+TEST(ScenarioCheck, TheRanksAreTheProductOfTheDegrees) {
+  const CheckedScenario c = check_scenario(parse_scenario(
+      parallel({{"strategy", "tp-pp"}, {"tp", 2}, {"pp", 3}, {"dp", 2}}), "q.json"));
+  EXPECT_EQ(c.ranks, 12);
+  EXPECT_EQ(c.degrees.pp, 3);
+  EXPECT_EQ(check_scenario(parse_scenario(parallel({{"strategy", "voltage"}, {"sp", 4}}), "q.json"))
+                .ranks,
+            4);
+}
+
+TEST(ScenarioCheck, ParallelSettingsAreCheckedAgainstTheStrategyAndModel) {
+  // A degree the strategy does not use is named, with the strategy that uses it.
+  ScenarioError e = check_error(parallel({{"strategy", "tp"}, {"tp", 2}, {"pp", 2}}), "/parallel/pp");
+  EXPECT_NE(e.detail().find("tp-pp"), std::string::npos) << e.detail();
+  check_error(parallel({{"strategy", "voltage"}, {"sp", 2}, {"tp", 2}}), "/parallel/tp");
+  check_error(parallel({{"strategy", "dp"}, {"dp", 2}, {"sp", 2}}), "/parallel/sp");
+  // The tiny model has 6 layers.
+  check_error(parallel({{"strategy", "pp"}, {"pp", 7}}), "/parallel/pp");
+  check_error(parallel({{"strategy", "pp"}, {"pp", 2}, {"stages", {3, 2}}}), "/parallel/stages");
+  check_error(parallel({{"strategy", "pp"}, {"pp", 2}, {"stages", {1, 2, 3}}}), "/parallel/stages");
+  check_error(parallel({{"strategy", "tp-pp"}, {"tp", 3}, {"pp", 2}}), "/parallel/tp");
+  // Five replicas for four prompts.
+  check_error(parallel({{"strategy", "dp"}, {"dp", 5}}), "/parallel/dp");
+  // 64 micro-batches of a batch of 4 cut each 16-token prompt into 16 chunks: fine; 128 not.
+  check_scenario(parse_scenario(parallel({{"strategy", "pp"}, {"pp", 2}, {"micro_batches", 64}}), "q.json"));
+  check_error(parallel({{"strategy", "pp"}, {"pp", 2}, {"micro_batches", 128}}), "/parallel/micro_batches");
 }
 
 TEST(ScenarioCheck, WithoutALinkModelTheTopologysOwnIsUsed) {

@@ -177,13 +177,32 @@ TEST(Scenario, UnknownKeysAreErrors) {
   expect_error(with(quickstart(), "/a~1b~0c", 1), "/a~1b~0c");
 }
 
+TEST(Scenario, ParallelDegreesDefaultToOneAndStagesAreLayerCounts) {
+  json doc = quickstart();
+  doc["parallel"] = {{"strategy", "pp"}, {"pp", 2}, {"stages", {4, 2}}, {"micro_batches", 3}};
+  doc["workload"]["batch"] = 3;
+  const Scenario s = parse_scenario(doc, "q.json");
+  EXPECT_EQ(s.parallel.tp, 1);
+  EXPECT_EQ(s.parallel.dp, 1);
+  EXPECT_EQ(s.parallel.sp, 1);
+  EXPECT_EQ(s.parallel.pp, 2);
+  EXPECT_EQ(s.parallel.stages, (std::vector<int64_t>{4, 2}));
+  EXPECT_EQ(s.parallel.micro_batches, 3);
+  EXPECT_EQ(s.workload.batch, 3);
+  EXPECT_EQ(parse_scenario(quickstart(), "q.json").workload.batch, 1);
+  expect_error(with(doc, "/parallel/stages", json::array()), "/parallel/stages");
+  expect_error(with(doc, "/parallel/stages/1", 0), "/parallel/stages/1");
+  expect_error(with(doc, "/parallel/dp", 0), "/parallel/dp");
+  expect_error(with(doc, "/workload/batch", "2"), "/workload/batch");
+  expect_error(with(with(doc, "/parallel/tp", 100000), "/parallel/dp", 100000), "/parallel");
+}
+
 TEST(Scenario, MissingRequiredKeysAreErrors) {
   ScenarioError e =
       expect_error(without(quickstart(), "/workload/new_tokens"), "/workload/new_tokens");
   EXPECT_EQ(e.detail(), "missing required key; expected a positive integer");
   expect_error(without(quickstart(), "/model"), "/model");
   expect_error(without(quickstart(), "/model/preset"), "/model/preset");
-  expect_error(without(quickstart(), "/parallel/tp"), "/parallel/tp");
   expect_error(without(quickstart(), "/parallel/strategy"), "/parallel/strategy");
   expect_error(without(quickstart(), "/workload"), "/workload");
   expect_error(without(quickstart(), "/network"), "/network");

@@ -8,16 +8,17 @@ namespace uniference {
 
 namespace {
 
-std::vector<int64_t> run_tensor_parallel(Comm& world, const StrategyInputs& in) {
+void run_tensor_parallel(Comm& world, const StrategyInputs& in) {
   ParallelState state(world, in.degrees.tp);
-  LlamaModel model(in.model, in.seed, &state.tensor_parallel_group());
+  ModelShard shard;
+  shard.tp = &state.tensor_parallel_group();
+  shard.cache = CacheShape{int64_t(in.prompts.size()), cache_length(in)};
+  LlamaModel model(in.model, in.seed, shard);
   if (in.weights_loaded) in.weights_loaded();
-  const bool reports = world.rank() == 0;
-  std::vector<int64_t> tokens =
-      generate(model, in.prompt, in.new_tokens, [&](int64_t step, int64_t token) {
-        if (reports && in.on_token) in.on_token(step, token);
-      });
-  return reports ? tokens : std::vector<int64_t>{};
+  // Every rank computes the same tokens (the logits are gathered); rank 0 reports them.
+  std::function<void(int64_t, int64_t, int64_t)> report;
+  if (world.rank() == 0) report = in.on_token;
+  generate_batch(model, in.prompts, in.new_tokens, report);
 }
 
 }  // namespace
@@ -26,8 +27,14 @@ Strategy tensor_parallel_strategy() {
   Strategy s;
   s.name = "tp";
   s.description = "tensor parallelism (Megatron): every layer sharded over /parallel/tp ranks";
-  s.world_size = [](const ParallelDegrees& d) { return d.tp; };
-  s.check = [](const ModelConfig& model, const ParallelDegrees& d) {
+  s.check = [](const ModelConfig& model, const ParallelDegrees& d, const WorkloadShape&) {
+    for (const char* key : {"pp", "sp", "micro_batches", "stages"}) {
+      if (auto problem = require_one(d, key, "strategy tp has one stage and no sequence "
+                                             "partitions; pipelines are strategy tp-pp");
+          !problem.key.empty()) {
+        return problem;
+      }
+    }
     return StrategyProblem{"tp", check_tensor_parallel(model, d.tp)};
   };
   s.run = run_tensor_parallel;

@@ -1,0 +1,35 @@
+#include "compute/strategies/data_parallel.h"
+
+#include "compute/generation.h"
+#include "compute/llama.h"
+
+namespace uniference {
+
+Strategy data_parallel_strategy() {
+  Strategy s;
+  s.name = "dp";
+  s.description = "data parallelism: /parallel/dp replicas of the whole model, prompts dealt "
+                  "round robin";
+  s.check = [](const ModelConfig&, const ParallelDegrees& d, const WorkloadShape&) {
+    for (const char* key : {"tp", "pp", "sp", "micro_batches", "stages"}) {
+      if (auto problem = require_one(d, key, "strategy dp replicates the whole model on one "
+                                             "rank; for replicas of a sharded model give that "
+                                             "strategy and /parallel/dp");
+          !problem.key.empty()) {
+        return problem;
+      }
+    }
+    return StrategyProblem{};
+  };
+  // The replica is one rank (run_strategy has split the world).
+  s.run = [](Comm&, const StrategyInputs& in) {
+    ModelShard shard;
+    shard.cache = CacheShape{int64_t(in.prompts.size()), cache_length(in)};
+    LlamaModel model(in.model, in.seed, shard);
+    if (in.weights_loaded) in.weights_loaded();
+    generate_batch(model, in.prompts, in.new_tokens, in.on_token);
+  };
+  return s;
+}
+
+}  // namespace uniference

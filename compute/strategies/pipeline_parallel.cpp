@@ -1,0 +1,241 @@
+#include "compute/strategies/pipeline_parallel.h"
+
+#include "compute/compute_label.h"
+#include "compute/generation.h"
+#include "compute/llama.h"
+#include "compute/parallel_state.h"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+namespace uniference {
+
+std::vector<int64_t> even_split(int64_t total, int64_t parts) {
+  std::vector<int64_t> bounds{0};
+  for (int64_t p = 0; p < parts; ++p) {
+    bounds.push_back(bounds.back() + total / parts + (p < total % parts ? 1 : 0));
+  }
+  return bounds;
+}
+
+std::vector<int64_t> stage_boundaries(int64_t n_layers, int pp,
+                                      const std::vector<int64_t>& stages) {
+  if (stages.empty()) return even_split(n_layers, pp);
+  std::vector<int64_t> bounds{0};
+  for (int64_t layers : stages) bounds.push_back(bounds.back() + layers);
+  return bounds;
+}
+
+std::vector<MicroBatch> prefill_micro_batches(int64_t batch, int64_t prompt_tokens,
+                                              int micro_batches) {
+  const int64_t groups = std::min<int64_t>(micro_batches, batch);
+  const int64_t chunks = std::max<int64_t>(1, micro_batches / batch);
+  const std::vector<int64_t> group_bounds = even_split(batch, groups);
+  const std::vector<int64_t> chunk_bounds = even_split(prompt_tokens, chunks);
+  std::vector<MicroBatch> out;
+  for (int64_t g = 0; g < groups; ++g) {
+    for (int64_t c = 0; c < chunks; ++c) {
+      out.push_back(MicroBatch{group_bounds[g], group_bounds[g + 1] - group_bounds[g],
+                               chunk_bounds[c], chunk_bounds[c + 1] - chunk_bounds[c]});
+    }
+  }
+  return out;
+}
+
+namespace {
+
+constexpr int kActivationTag = 0;
+constexpr int kTokenTag = 1;
+
+// Sends this stage keeps alive until they complete (Comm's isend contract).
+class PendingSends {
+ public:
+  void send(Comm& comm, at::Tensor tensor, int dst, int tag) {
+    tensor = tensor.contiguous();
+    sends_.emplace_back(comm.isend(tensor, dst, tag), tensor);
+  }
+  void wait_all() {
+    for (auto& [work, tensor] : sends_) work->wait();
+    sends_.clear();
+  }
+
+ private:
+  std::vector<std::pair<WorkPtr, at::Tensor>> sends_;
+};
+
+at::Tensor as_ids(const std::vector<int64_t>& tokens, int64_t rows) {
+  return at::tensor(at::ArrayRef<int64_t>(tokens), at::TensorOptions().dtype(at::kLong))
+      .view({rows, int64_t(tokens.size()) / rows});
+}
+
+std::vector<int64_t> as_vector(const at::Tensor& ids) {
+  const at::Tensor flat = ids.contiguous();
+  return std::vector<int64_t>(flat.data_ptr<int64_t>(), flat.data_ptr<int64_t>() + flat.numel());
+}
+
+// One rank of a pipeline: stage `stage` of `stages`, rank `tp_rank` of its TP group.
+// World ranks are stage * tp + tp_rank, so a stage's TP rank t sends to rank t of the next
+// stage (every TP rank holds the whole activation), and the last stage's to the first's.
+void run_pipeline(Comm& world, const StrategyInputs& in) {
+  const ParallelDegrees& d = in.degrees;
+  ParallelState state(world, d.tp);
+  const int tp = d.tp, stages = d.pp;
+  const int stage = world.rank() / tp, tp_rank = world.rank() % tp;
+  const bool first = stage == 0, last = stage == stages - 1;
+  const int next = world.rank() + tp, previous = world.rank() - tp;
+  const int first_stage_peer = tp_rank, last_stage_peer = (stages - 1) * tp + tp_rank;
+
+  const std::vector<int64_t> bounds = stage_boundaries(in.model.n_layers, stages, d.stages);
+  const int64_t batch = int64_t(in.prompts.size());
+  const int64_t prompt_tokens = int64_t(in.prompts.front().size());
+  ModelShard shard;
+  shard.tp = &state.tensor_parallel_group();
+  shard.first_layer = bounds[stage];
+  shard.end_layer = bounds[stage + 1];
+  shard.cache = CacheShape{batch, cache_length(in)};
+  LlamaModel model(in.model, in.seed, shard);
+  if (in.weights_loaded) in.weights_loaded();
+  check_generation(in.prompts, in.new_tokens, in.model.max_seq);
+  if (in.new_tokens == 0) return;
+
+  const at::Tensor prompts = token_batch(in.prompts);
+  const auto activation = [&](int64_t rows, int64_t positions) {
+    return at::empty({rows, positions, in.model.dim});
+  };
+  PendingSends sends;
+  // The tokens of the micro-batch of prompts first.. that the last stage chose, reported
+  // there; returned to the first stage unless they are the last ones.
+  const auto finish = [&](const MicroBatch& mb, const at::Tensor& hidden, int64_t step) {
+    const std::vector<int64_t> tokens = greedy_tokens(model.logits(hidden, Logits::kLast));
+    if (tp_rank == 0 && in.on_token) {
+      for (int64_t p = 0; p < mb.prompts; ++p) in.on_token(mb.first_prompt + p, step, tokens[p]);
+    }
+    if (step + 1 < in.new_tokens && !first) {
+      sends.send(world, as_ids(tokens, mb.prompts), first_stage_peer, kTokenTag);
+    }
+    return tokens;
+  };
+  // Runs one micro-batch through this stage; returns the new tokens on the last stage.
+  const auto stage_pass = [&](const MicroBatch& mb, const at::Tensor& ids, int64_t start_pos,
+                              bool ends_sequence, int64_t step) {
+    at::Tensor hidden;
+    if (first) {
+      hidden = model.embed(ids, start_pos);
+    } else {
+      hidden = activation(mb.prompts, mb.positions);
+      world.recv(hidden, previous, kActivationTag);
+    }
+    hidden = model.forward_layers(hidden, start_pos, CacheSlots{mb.first_prompt});
+    if (!last) {
+      sends.send(world, hidden, next, kActivationTag);
+      return std::vector<int64_t>{};
+    }
+    return ends_sequence ? finish(mb, hidden, step) : std::vector<int64_t>{};
+  };
+
+  // Prefill: every micro-batch once; a group's last chunk yields its first tokens.
+  std::vector<std::vector<int64_t>> tokens(static_cast<size_t>(batch));  // the first stage's latest
+  for (const MicroBatch& mb : prefill_micro_batches(batch, prompt_tokens, d.micro_batches)) {
+    const at::Tensor ids =
+        first ? prompts.narrow(0, mb.first_prompt, mb.prompts).narrow(1, mb.first_position, mb.positions)
+              : at::Tensor();
+    const bool ends = mb.first_position + mb.positions == prompt_tokens;
+    const std::vector<int64_t> chosen = stage_pass(mb, ids, mb.first_position, ends, 0);
+    if (first && last && ends) tokens[size_t(mb.first_prompt)] = chosen;
+  }
+  // Decode: one position per step for every group of prompts, the groups in flight at
+  // once, each waiting only for its own previous token.
+  std::vector<MicroBatch> groups;
+  const std::vector<int64_t> group_bounds =
+      even_split(batch, std::min<int64_t>(d.micro_batches, batch));
+  for (size_t g = 0; g + 1 < group_bounds.size(); ++g) {
+    groups.push_back(MicroBatch{group_bounds[g], group_bounds[g + 1] - group_bounds[g], 0, 1});
+  }
+  for (int64_t step = 1; step < in.new_tokens; ++step) {
+    for (const MicroBatch& mb : groups) {
+      at::Tensor ids;
+      if (first) {
+        if (last) {
+          ids = as_ids(tokens[size_t(mb.first_prompt)], mb.prompts);
+        } else {
+          ids = at::empty({mb.prompts, 1}, at::TensorOptions().dtype(at::kLong));
+          world.recv(ids, last_stage_peer, kTokenTag);
+        }
+      }
+      const std::vector<int64_t> chosen =
+          stage_pass(mb, ids, prompt_tokens + step - 1, /*ends_sequence=*/true, step);
+      if (first && last) tokens[size_t(mb.first_prompt)] = chosen;
+    }
+  }
+  sends.wait_all();
+}
+
+StrategyProblem check_pipeline(const ModelConfig& model, const ParallelDegrees& d,
+                               const WorkloadShape& workload) {
+  if (auto problem = require_one(d, "sp", "a pipeline does not partition positions; that is "
+                                          "strategy voltage");
+      !problem.key.empty()) {
+    return problem;
+  }
+  if (d.pp > model.n_layers) {
+    return StrategyProblem{"pp", std::to_string(d.pp) + " stages for a model of " +
+                                     std::to_string(model.n_layers) + " layers"};
+  }
+  if (!d.stages.empty()) {
+    if (int64_t(d.stages.size()) != d.pp) {
+      return StrategyProblem{"stages", "lists " + std::to_string(d.stages.size()) +
+                                           " stages for /parallel/pp = " + std::to_string(d.pp)};
+    }
+    if (*std::min_element(d.stages.begin(), d.stages.end()) < 1) {
+      return StrategyProblem{"stages", "every stage needs at least one layer"};
+    }
+    const int64_t sum = std::accumulate(d.stages.begin(), d.stages.end(), int64_t(0));
+    if (sum != model.n_layers) {
+      return StrategyProblem{"stages", "adds up to " + std::to_string(sum) +
+                                           " layers; the model has " +
+                                           std::to_string(model.n_layers)};
+    }
+  }
+  if (d.micro_batches < 1) return StrategyProblem{"micro_batches", "must be at least 1"};
+  // The replica with the fewest prompts cuts them into the most chunks.
+  const int64_t smallest_batch = std::max<int64_t>(1, workload.batch / d.dp);
+  const int64_t chunks = std::max<int64_t>(1, d.micro_batches / smallest_batch);
+  if (chunks > workload.prompt_tokens) {
+    return StrategyProblem{"micro_batches",
+                           std::to_string(d.micro_batches) + " micro-batches cut a prompt of " +
+                               std::to_string(workload.prompt_tokens) + " tokens into " +
+                               std::to_string(chunks) + " chunks: more chunks than tokens"};
+  }
+  return StrategyProblem{"tp", check_tensor_parallel(model, d.tp)};
+}
+
+}  // namespace
+
+Strategy pipeline_parallel_strategy() {
+  Strategy s;
+  s.name = "pp";
+  s.description =
+      "pipeline parallelism: layers cut into /parallel/pp stages, micro-batches fill the pipeline";
+  s.check = [](const ModelConfig& model, const ParallelDegrees& d, const WorkloadShape& w) {
+    if (auto problem = require_one(d, "tp", "strategy pp has one rank per stage; TP inside "
+                                            "stages is strategy tp-pp");
+        !problem.key.empty()) {
+      return problem;
+    }
+    return check_pipeline(model, d, w);
+  };
+  s.run = run_pipeline;
+  return s;
+}
+
+Strategy tensor_pipeline_parallel_strategy() {
+  Strategy s;
+  s.name = "tp-pp";
+  s.description = "pipeline stages (/parallel/pp) of tensor-parallel groups (/parallel/tp)";
+  s.check = check_pipeline;
+  s.run = run_pipeline;
+  return s;
+}
+
+}  // namespace uniference
