@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <iterator>
 #include <map>
 #include <system_error>
 #include <vector>
@@ -82,6 +83,37 @@ std::string transport_text(const NetworkSpec& network) {
          " routing, placement " + placement;
 }
 
+// Bytes in decimal units, three significant decimals: "512 B", "1.250 GB".
+std::string format_bytes(uint64_t bytes) {
+  static const char* kUnits[] = {"B", "kB", "MB", "GB", "TB"};
+  size_t unit = 0;
+  uint64_t scale = 1;
+  while (unit + 1 < std::size(kUnits) && bytes >= scale * 1000) {
+    scale *= 1000;
+    ++unit;
+  }
+  if (unit == 0) return std::to_string(bytes) + " B";
+  const uint64_t thousandths = (bytes * 1000 + scale / 2) / scale;  // bytes < 2^54 here
+  char text[48];
+  std::snprintf(text, sizeof text, "%" PRIu64 ".%03" PRIu64 " %s", thousandths / 1000,
+                thousandths % 1000, kUnits[unit]);
+  return text;
+}
+
+uint64_t memory_total(const RankStats& stats) {
+  return stats.weight_bytes + stats.kv_cache_bytes + stats.activation_bytes;
+}
+
+// The ranks whose model needs more than the device has.
+std::vector<int> ranks_over_memory(const RunRecord& record) {
+  std::vector<int> over;
+  const uint64_t capacity = record.device_memory_bytes;
+  for (const RankStats& stats : ranks_in_order(record)) {
+    if (capacity > 0 && memory_total(stats) > capacity) over.push_back(stats.rank);
+  }
+  return over;
+}
+
 // "tp 4", "tp-pp (tp 2, pp 2, 4 micro-batches)", "voltage (sp 4) x dp 2".
 std::string parallel_text(const ParallelSpec& parallel) {
   std::vector<std::string> parts;
@@ -145,7 +177,8 @@ std::string summary_table(const Scenario& scenario, const RunRecord& record) {
          (scenario.workload.batch > 1 ? std::to_string(scenario.workload.batch) + " x " : "") +
          std::to_string(scenario.workload.prompt_tokens) + " prompt + " +
          std::to_string(scenario.workload.new_tokens) + " new tokens, " +
-         compute_mode_name(scenario.compute_mode) + " compute, seed " +
+         compute_mode_name(scenario.compute_mode) + " compute" +
+         (scenario.shapes_only ? " (shapes only: tokens are meaningless)" : "") + ", seed " +
          std::to_string(scenario.seed) + "\n";
   out += "network: " + network.topology + ", " + network.link.rate_text + " links, " +
          network.link.delay_text + " delay, " + transport_text(network) + "\n\n";
@@ -162,17 +195,29 @@ std::string summary_table(const Scenario& scenario, const RunRecord& record) {
   line("compute / comm", percent(compute_total, compute_total + comm_total) + " / " +
                              percent(comm_total, compute_total + comm_total) +
                              " of busy time, all ranks");
+  const std::vector<int> over = ranks_over_memory(record);
+  if (!over.empty()) {
+    const RankStats& first = ranks[size_t(over.front())];
+    line("memory", "does not fit: " + std::to_string(over.size()) + " of " +
+                       std::to_string(ranks.size()) + " ranks need more than the " +
+                       scenario.devices.profile + "'s " + format_bytes(record.device_memory_bytes) +
+                       " (rank " + std::to_string(first.rank) + ": " +
+                       format_bytes(memory_total(first)) + ")");
+  }
   out += "\n";
 
   const size_t kWidth = 14;
   out += "  " + pad_left("rank", 6) + pad_left("compute", kWidth) + pad_left("comm wait", kWidth) +
-         pad_left("bytes sent", kWidth) + pad_left("finish", kWidth) + "\n";
+         pad_left("bytes sent", kWidth) + pad_left("finish", kWidth) + pad_left("memory", kWidth) +
+         "\n";
   for (const RankStats& stats : ranks) {
     out += "  " + pad_left(std::to_string(stats.rank), 6) +
            pad_left(format_duration(stats.compute_ns), kWidth) +
            pad_left(format_duration(stats.comm_wait_ns), kWidth) +
            pad_left(std::to_string(stats.bytes_sent), kWidth) +
-           pad_left(format_duration(stats.finish_ns), kWidth) + "\n";
+           pad_left(format_duration(stats.finish_ns), kWidth) +
+           pad_left(memory_total(stats) == 0 ? "-" : format_bytes(memory_total(stats)), kWidth) +
+           "\n";
   }
   return out;
 }
@@ -189,6 +234,7 @@ json results_json(const Scenario& scenario, const RunRecord& record) {
       {"micro_batches", scenario.parallel.micro_batches},
       {"stages", scenario.parallel.stages},
       {"batch", scenario.workload.batch},
+      {"shapes_only", scenario.shapes_only},
       {"prompt_tokens", scenario.workload.prompt_tokens},
       {"new_tokens", scenario.workload.new_tokens},
       {"device_profile", scenario.devices.profile},
@@ -225,6 +271,11 @@ json results_json(const Scenario& scenario, const RunRecord& record) {
                      {"comm_wait_ns", stats.comm_wait_ns},
                      {"bytes_sent", stats.bytes_sent},
                      {"finish_ns", stats.finish_ns},
+                     {"memory",
+                      {{"weight_bytes", stats.weight_bytes},
+                       {"kv_cache_bytes", stats.kv_cache_bytes},
+                       {"activation_bytes", stats.activation_bytes},
+                       {"total_bytes", memory_total(stats)}}},
                      {"compute_ns_by_label", compute_by_label[stats.rank]},
                      {"bytes_sent_by_label", stats.bytes_by_label}});
     bytes_total += stats.bytes_sent;
@@ -256,6 +307,10 @@ json results_json(const Scenario& scenario, const RunRecord& record) {
       {"messages", record.messages.size()},
       {"bytes_sent", bytes_total},
       {"bytes_sent_by_operation", bytes_by_operation},
+      {"memory",
+       {{"device_bytes", record.device_memory_bytes},
+        {"fits", ranks_over_memory(record).empty()},
+        {"ranks_over", ranks_over_memory(record)}}},
       {"ranks", std::move(ranks)},
   };
 }

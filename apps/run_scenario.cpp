@@ -80,7 +80,11 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
                                 checked.model.vocab, scenario.seed);
   inputs.new_tokens = scenario.workload.new_tokens;
   inputs.degrees = checked.degrees;
+  inputs.shapes_only = scenario.shapes_only;
   inputs.weights_loaded = this_lp::discard_compute;
+  inputs.on_memory = [](const MemoryUse& use) {
+    this_lp::record_memory(use.weights, use.kv_cache, use.activations);
+  };
   inputs.on_token = [&](int64_t prompt, int64_t step, int64_t token) {
     this_lp::record_token(prompt, step, token);
     if (progress) {
@@ -117,6 +121,7 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
   run.outcome = cluster.run();
   if (links) cluster.kernel().recorder().links(links->finish(cluster.record().total_ns));
   run.record = cluster.record();
+  run.record.device_memory_bytes = uint64_t(checked.device.memory_bytes);
   if (run.outcome.status != RunOutcome::Status::kCompleted || !capture) return run;
 
   const fs::path dir(out_dir.empty() ? std::string(".") : out_dir);

@@ -111,12 +111,21 @@ DeviceSpec read_devices(const Checker& check, const json& value, const std::stri
   return devices;
 }
 
-ComputeMode read_compute(const Checker& check, const json& value, const std::string& pointer) {
-  check.object(value, pointer, {"mode"});
-  const json* mode = Checker::find(value, "mode");
-  if (mode == nullptr) return ComputeMode::kModeled;
-  std::string text = check.choice(*mode, child(pointer, "mode"), {"modeled", "measured"});
-  return text == "measured" ? ComputeMode::kMeasured : ComputeMode::kModeled;
+void read_compute(const Checker& check, const json& value, const std::string& pointer,
+                  Scenario& scenario) {
+  check.object(value, pointer, {"mode", "shapes_only"});
+  if (const json* mode = Checker::find(value, "mode")) {
+    std::string text = check.choice(*mode, child(pointer, "mode"), {"modeled", "measured"});
+    scenario.compute_mode = text == "measured" ? ComputeMode::kMeasured : ComputeMode::kModeled;
+  }
+  if (const json* v = Checker::find(value, "shapes_only")) {
+    scenario.shapes_only = check.boolean(*v, child(pointer, "shapes_only"));
+    // Meta tensors take no time to run: measuring them would charge nothing.
+    if (scenario.shapes_only && scenario.compute_mode == ComputeMode::kMeasured) {
+      check.fail(child(pointer, "shapes_only"),
+                 "shape-only tensors have no run time to measure; use \"mode\": \"modeled\"");
+    }
+  }
 }
 
 const char* const kRateExamples =
@@ -454,7 +463,7 @@ Scenario parse_scenario(const json& document, const std::string& source_name) {
     scenario.devices = read_devices(check, *v, "/devices");
   }
   if (const json* v = Checker::find(document, "compute")) {
-    scenario.compute_mode = read_compute(check, *v, "/compute");
+    read_compute(check, *v, "/compute", scenario);
   }
   scenario.network =
       read_network(check, check.require(document, "", "network", "an object"), "/network");

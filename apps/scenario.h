@@ -134,6 +134,7 @@ struct Scenario {
   WorkloadSpec workload;
   DeviceSpec devices;
   ComputeMode compute_mode = ComputeMode::kModeled;
+  bool shapes_only = false;  // /compute/shapes_only: meta tensors, no weights, no numbers
   NetworkSpec network;
   std::vector<CollectiveSpec> collectives;  // in key order
   std::string collective_preset;            // /collectives/preset; empty for none

@@ -6,6 +6,8 @@
 
 #include <ns3/simulator.h>
 
+#include <c10/util/Exception.h>
+
 #include <boost/context/detail/exception.hpp>
 #include <boost/fiber/fiber.hpp>
 #include <boost/fiber/operations.hpp>
@@ -37,6 +39,35 @@ struct LogicalProcess {
 
 namespace {
 Kernel* g_current_kernel = nullptr;
+
+// Every simulated rank lives in this one process, so their memory adds up.
+std::string out_of_memory_text(const std::string& what) {
+  return "out of memory: " + what +
+         ". Every simulated rank holds its weights in this one process; simulate without "
+         "weights with \"compute\": {\"mode\": \"modeled\", \"shapes_only\": true}, or run a "
+         "smaller model or fewer ranks";
+}
+
+// libtorch's message without its C++ backtrace; an allocator's failure as out of memory.
+std::string torch_error_text(const std::string& message) {
+  const std::string kAllocate = "you tried to allocate ";
+  if (message.find("not enough memory") != std::string::npos ||
+      message.find("can't allocate memory") != std::string::npos) {
+    const size_t at = message.find(kAllocate);
+    std::string what = "the allocator refused a tensor";
+    if (at != std::string::npos) {
+      const std::string rest = message.substr(at + kAllocate.size());
+      const std::string digits = rest.substr(0, rest.find(" bytes"));
+      std::ostringstream gigabytes;
+      gigabytes.setf(std::ios::fixed);
+      gigabytes.precision(1);
+      gigabytes << std::strtod(digits.c_str(), nullptr) / 1e9;
+      what = "tried to allocate " + digits + " bytes (" + gigabytes.str() + " GB)";
+    }
+    return out_of_memory_text(what);
+  }
+  return message;
+}
 
 std::string format_time(int64_t ns) {
   std::ostringstream out;
@@ -137,6 +168,12 @@ void Kernel::lp_main(LogicalProcess& lp) {
     // Unwound on purpose after a deadlock or an error elsewhere.
   } catch (const boost::context::detail::forced_unwind&) {
     throw;  // Boost.Context unwinds abandoned stacks with this; it must pass.
+  } catch (const c10::Error& e) {
+    fail("rank " + std::to_string(lp.rank) + " at t=" + format_time(now_ns()) + ": " +
+         torch_error_text(e.what_without_backtrace()));
+  } catch (const std::bad_alloc&) {
+    fail("rank " + std::to_string(lp.rank) + " at t=" + format_time(now_ns()) + ": " +
+         out_of_memory_text("an allocation failed"));
   } catch (const std::exception& e) {
     fail("rank " + std::to_string(lp.rank) + " at t=" + format_time(now_ns()) + ": " + e.what());
   } catch (...) {
@@ -338,6 +375,11 @@ void discard_compute() { Kernel::current().discard_compute(); }
 void record_token(int64_t prompt, int64_t /*step*/, int64_t token) {
   Kernel& kernel = Kernel::current();
   kernel.recorder().token(prompt, token, kernel.lp_clock());
+}
+
+void record_memory(uint64_t weights, uint64_t kv_cache, uint64_t activations) {
+  Kernel& kernel = Kernel::current();
+  kernel.recorder().memory(kernel.current_rank(), weights, kv_cache, activations);
 }
 
 }  // namespace uniference::this_lp

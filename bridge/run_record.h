@@ -44,6 +44,11 @@ struct RankStats {
   int64_t comm_wait_ns = 0;  // simulated time blocked in communication calls
   uint64_t bytes_sent = 0;   // payload bytes this rank handed to the network
   int64_t finish_ns = 0;     // when its shard code returned
+  // What the rank's model holds (0 when the shard code did not say): weights, KV cache, and
+  // an estimate of its largest live activations.
+  uint64_t weight_bytes = 0;
+  uint64_t kv_cache_bytes = 0;
+  uint64_t activation_bytes = 0;
   // The same bytes by the compute label in force when their call was issued, then by
   // operation ("layer3.o_proj" -> "all_reduce" -> bytes).
   std::map<std::string, std::map<std::string, uint64_t>> bytes_by_label;
@@ -73,6 +78,7 @@ struct RunRecord {
   std::vector<int64_t> tokens;
   std::vector<int64_t> token_prompts;
   std::vector<RankStats> ranks;
+  uint64_t device_memory_bytes = 0;  // memory of the ranks' device profile; 0: unknown
   std::vector<Span> spans;
   std::vector<NetMessage> messages;
   LinkActivity links;

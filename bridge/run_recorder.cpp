@@ -36,6 +36,13 @@ void RunRecorder::comm_wait(int rank, const std::string& operation, int64_t star
   record_.spans.push_back(Span{rank, Span::Kind::kComm, operation, start_ns, end_ns, bytes, peer});
 }
 
+void RunRecorder::memory(int rank, uint64_t weights, uint64_t kv_cache, uint64_t activations) {
+  RankStats& rank_stats = stats(rank);
+  rank_stats.weight_bytes = weights;
+  rank_stats.kv_cache_bytes = kv_cache;
+  rank_stats.activation_bytes = activations;
+}
+
 void RunRecorder::finished(int rank, int64_t ns) {
   stats(rank).finish_ns = ns;
   record_.total_ns = std::max(record_.total_ns, ns);

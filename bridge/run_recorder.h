@@ -27,6 +27,8 @@ class RunRecorder {
   // label `label`.
   void comm_flight(int rank, const std::string& operation, const std::string& label,
                    int64_t issued_ns, int64_t completed_ns, uint64_t bytes, int peer);
+  // What a rank's model holds, in bytes.
+  void memory(int rank, uint64_t weights, uint64_t kv_cache, uint64_t activations);
   // An LP's shard code returned at `ns`.
   void finished(int rank, int64_t ns);
 

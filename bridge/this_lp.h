@@ -24,4 +24,7 @@ void discard_compute();
 // now; its compute so far is charged first.
 void record_token(int64_t prompt, int64_t step, int64_t token);
 
+// Records what this LP's model holds, in bytes.
+void record_memory(uint64_t weights, uint64_t kv_cache, uint64_t activations);
+
 }  // namespace uniference::this_lp

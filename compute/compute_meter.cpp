@@ -334,12 +334,15 @@ const NamedRegistry<DeviceProfileEntry>& device_profiles() {
   static const NamedRegistry<DeviceProfileEntry> registry(
       "device profile",
       {
-          {"a100", "NVIDIA A100 SXM 80 GB: 312 TFLOP/s, HBM2e 2.0 TB/s", {"a100", 312e12, 2.0e12}},
-          {"h100", "NVIDIA H100 SXM: 989 TFLOP/s, HBM3 3.35 TB/s", {"h100", 989e12, 3.35e12}},
+          {"a100", "NVIDIA A100 SXM 80 GB: 312 TFLOP/s, HBM2e 2.0 TB/s",
+           {"a100", 312e12, 2.0e12, 1.0, 1.0, 80e9}},
+          {"h100", "NVIDIA H100 SXM 80 GB: 989 TFLOP/s, HBM3 3.35 TB/s",
+           {"h100", 989e12, 3.35e12, 1.0, 1.0, 80e9}},
           {"jetson-agx-orin", "NVIDIA Jetson AGX Orin 64 GB: 42.5 TFLOP/s, 204.8 GB/s",
-           {"jetson-agx-orin", 42.5e12, 204.8e9}},
-          {"edge", "alias of jetson-agx-orin", {"edge", 42.5e12, 204.8e9}},
-          {"cpu", "a modest many-core server socket: 1 TFLOP/s, 100 GB/s", {"cpu", 1e12, 1e11}},
+           {"jetson-agx-orin", 42.5e12, 204.8e9, 1.0, 1.0, 64e9}},
+          {"edge", "alias of jetson-agx-orin", {"edge", 42.5e12, 204.8e9, 1.0, 1.0, 64e9}},
+          {"cpu", "a modest many-core server socket: 1 TFLOP/s, 100 GB/s, 256 GB",
+           {"cpu", 1e12, 1e11, 1.0, 1.0, 256e9}},
       });
   return registry;
 }

@@ -22,6 +22,7 @@ struct DeviceProfile {
   double memory_bandwidth;  // bytes/s
   double efficiency = 1.0;  // fraction of peak_flops the kernels reach
   double slowdown = 1.0;    // multiplies every charged time
+  double memory_bytes = 0;  // device memory; 0: unknown
 };
 
 struct DeviceProfileEntry {

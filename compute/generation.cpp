@@ -22,6 +22,8 @@ at::Tensor token_batch(const std::vector<std::vector<int64_t>>& prompts) {
 std::vector<int64_t> greedy_tokens(const at::Tensor& logits) {
   label_compute("sample");
   const at::Tensor ids = logits.reshape({logits.size(0), logits.size(-1)}).argmax(-1).contiguous();
+  // Shape-only runs have no numbers to choose from: token 0 stands for every choice.
+  if (ids.is_meta()) return std::vector<int64_t>(size_t(ids.numel()), 0);
   const int64_t* data = ids.data_ptr<int64_t>();
   return std::vector<int64_t>(data, data + ids.numel());
 }

@@ -25,7 +25,8 @@ std::vector<std::vector<int64_t>> generate_batch(
     LlamaModel& model, const std::vector<std::vector<int64_t>>& prompts, int64_t new_tokens,
     const std::function<void(int64_t prompt, int64_t step, int64_t token)>& on_token = {});
 
-// The greedy choice for each row of logits [batch, 1, vocab] (or [batch, vocab]).
+// The greedy choice for each row of logits [batch, 1, vocab] (or [batch, vocab]); 0 for
+// every row of meta logits (shape-only runs).
 std::vector<int64_t> greedy_tokens(const at::Tensor& logits);
 
 // Checks a batch of prompts against a model's context: non-empty, one length, and room for

@@ -10,7 +10,13 @@
 namespace uniference {
 namespace {
 
-ParamKey key(uint64_t seed, int64_t layer, const char* name) { return ParamKey{seed, layer, name}; }
+ParamKey key(const WeightSource& weights, int64_t layer, const char* name) {
+  return ParamKey{weights.seed, layer, name, weights.shapes_only};
+}
+
+at::TensorOptions on(const WeightSource& weights) {
+  return at::TensorOptions().dtype(at::kFloat).device(weights.shapes_only ? at::kMeta : at::kCPU);
+}
 
 const ModelConfig& checked(const ModelConfig& config, int tp) {
   std::string problem = check_model_config(config);
@@ -84,19 +90,20 @@ at::Tensor batched(const at::Tensor& x, int64_t unbatched_dims, F f) {
 }
 }  // namespace
 
-Attention::Attention(const ModelConfig& config, uint64_t seed, int64_t layer, TpGroup group,
-                     CacheShape cache)
+Attention::Attention(const ModelConfig& config, const WeightSource& weights, int64_t layer,
+                     TpGroup group, CacheShape cache)
     : layer_(layer),
       n_local_heads_(config.n_heads / group.size),
       n_local_kv_heads_(config.n_kv_heads / group.size),
       head_dim_(config.head_dim()),
-      wq_(config.dim, config.n_heads * head_dim_, key(seed, layer, "attention.wq"), group),
-      wk_(config.dim, config.n_kv_heads * head_dim_, key(seed, layer, "attention.wk"), group),
-      wv_(config.dim, config.n_kv_heads * head_dim_, key(seed, layer, "attention.wv"), group),
-      wo_(config.n_heads * head_dim_, config.dim, key(seed, layer, "attention.wo"), group),
+      wq_(config.dim, config.n_heads * head_dim_, key(weights, layer, "attention.wq"), group),
+      wk_(config.dim, config.n_kv_heads * head_dim_, key(weights, layer, "attention.wk"), group),
+      wv_(config.dim, config.n_kv_heads * head_dim_, key(weights, layer, "attention.wv"), group),
+      wo_(config.n_heads * head_dim_, config.dim, key(weights, layer, "attention.wo"), group),
       // Allocated here, not in forward(), so a compute meter charges every forward alike.
       cache_k_(at::empty({cache.batch, cache.length > 0 ? cache.length : config.max_seq,
-                          n_local_kv_heads_, head_dim_})),
+                          n_local_kv_heads_, head_dim_},
+                         on(weights))),
       cache_v_(at::empty_like(cache_k_)) {}
 
 at::Tensor Attention::query(const at::Tensor& x, int64_t start_pos, const RopeTable& rope) const {
@@ -136,6 +143,13 @@ at::Tensor Attention::attend(const at::Tensor& q, int64_t start_pos, int64_t key
   return wo_.forward(out);
 }
 
+uint64_t Attention::weight_bytes() const {
+  return wq_.weight().nbytes() + wk_.weight().nbytes() + wv_.weight().nbytes() +
+         wo_.weight().nbytes();
+}
+
+uint64_t Attention::cache_bytes() const { return cache_k_.nbytes() + cache_v_.nbytes(); }
+
 at::Tensor Attention::forward(const at::Tensor& x, int64_t start_pos, const RopeTable& rope,
                               CacheSlots slots) {
   return batched(x, 2, [&](const at::Tensor& xb) {
@@ -145,25 +159,35 @@ at::Tensor Attention::forward(const at::Tensor& x, int64_t start_pos, const Rope
   });
 }
 
-FeedForward::FeedForward(const ModelConfig& config, uint64_t seed, int64_t layer, TpGroup group)
+FeedForward::FeedForward(const ModelConfig& config, const WeightSource& weights, int64_t layer,
+                         TpGroup group)
     : layer_(layer),
-      w1_(config.dim, config.ffn_dim, key(seed, layer, "feed_forward.w1"), group),
-      w3_(config.dim, config.ffn_dim, key(seed, layer, "feed_forward.w3"), group),
-      w2_(config.ffn_dim, config.dim, key(seed, layer, "feed_forward.w2"), group) {}
+      w1_(config.dim, config.ffn_dim, key(weights, layer, "feed_forward.w1"), group),
+      w3_(config.dim, config.ffn_dim, key(weights, layer, "feed_forward.w3"), group),
+      w2_(config.ffn_dim, config.dim, key(weights, layer, "feed_forward.w2"), group) {}
+
+uint64_t FeedForward::weight_bytes() const {
+  return w1_.weight().nbytes() + w3_.weight().nbytes() + w2_.weight().nbytes();
+}
 
 at::Tensor FeedForward::forward(const at::Tensor& x) const {
   label_compute(layer_label(layer_, "mlp"));
   return w2_.forward(swiglu(w1_.forward(x), w3_.forward(x)));
 }
 
-DecoderLayer::DecoderLayer(const ModelConfig& config, uint64_t seed, int64_t layer, TpGroup group,
-                           CacheShape cache)
+DecoderLayer::DecoderLayer(const ModelConfig& config, const WeightSource& weights, int64_t layer,
+                           TpGroup group, CacheShape cache)
     : layer_(layer),
       norm_eps_(config.norm_eps),
-      attention_norm_(at::ones({config.dim})),
-      ffn_norm_(at::ones({config.dim})),
-      attention_(config, seed, layer, group, cache),
-      feed_forward_(config, seed, layer, group) {}
+      attention_norm_(at::ones({config.dim}, on(weights))),
+      ffn_norm_(at::ones({config.dim}, on(weights))),
+      attention_(config, weights, layer, group, cache),
+      feed_forward_(config, weights, layer, group) {}
+
+uint64_t DecoderLayer::weight_bytes() const {
+  return attention_norm_.nbytes() + ffn_norm_.nbytes() + attention_.weight_bytes() +
+         feed_forward_.weight_bytes();
+}
 
 at::Tensor DecoderLayer::attention_normed(const at::Tensor& x) const {
   label_compute(layer_label(layer_, "attention_norm"));
@@ -202,8 +226,11 @@ LlamaModel::LlamaModel(const ModelConfig& config, uint64_t seed, const ModelShar
       first_layer_(shard.first_layer),
       end_layer_(end_layer_of(config, shard)),
       cache_length_(shard.cache.length > 0 ? shard.cache.length : config.max_seq),
-      norm_(at::ones({config.dim})),
+      shapes_only_(shard.shapes_only),
+      norm_(at::ones({config.dim}, on(WeightSource{seed, shard.shapes_only}))),
       rope_(rope_table(config.head_dim(), config.max_seq, config.rope_theta)) {
+  const WeightSource weights{seed, shard.shapes_only};
+  if (shapes_only_) rope_ = RopeTable{rope_.cos.to(at::kMeta), rope_.sin.to(at::kMeta)};
   if (first_layer_ < 0 || end_layer_ <= first_layer_ || end_layer_ > config.n_layers) {
     throw std::invalid_argument("a model shard holds layers " + std::to_string(first_layer_) +
                                 ".." + std::to_string(end_layer_ - 1) + " of a model of " +
@@ -214,13 +241,16 @@ LlamaModel::LlamaModel(const ModelConfig& config, uint64_t seed, const ModelShar
                                 " sequences x " + std::to_string(cache_length_) +
                                 " positions (max_seq " + std::to_string(config.max_seq) + ")");
   }
-  if (holds_embedding()) embedding_.emplace(config.vocab, config.dim, key(seed, -1, "tok_embeddings"), tp_);
+  if (holds_embedding()) {
+    embedding_.emplace(config.vocab, config.dim, key(weights, -1, "tok_embeddings"), tp_);
+  }
   layers_.reserve(end_layer_ - first_layer_);
   for (int64_t i = first_layer_; i < end_layer_; ++i) {
-    layers_.emplace_back(config, seed, i, tp_, CacheShape{shard.cache.batch, cache_length_});
+    layers_.emplace_back(config, weights, i, tp_, CacheShape{shard.cache.batch, cache_length_});
   }
   if (holds_head()) {
-    output_.emplace(config.dim, config.vocab, key(seed, -1, "output"), tp_, /*gather_output=*/true);
+    output_.emplace(config.dim, config.vocab, key(weights, -1, "output"), tp_,
+                    /*gather_output=*/true);
   }
 }
 
@@ -240,6 +270,30 @@ DecoderLayer& LlamaModel::layer(int64_t i) {
                             ".." + std::to_string(end_layer_ - 1) + ", not " + std::to_string(i));
   }
   return layers_[static_cast<size_t>(i - first_layer_)];
+}
+
+uint64_t LlamaModel::weight_bytes() const {
+  uint64_t bytes = norm_.nbytes();
+  if (embedding_) bytes += embedding_->weight().nbytes();
+  if (output_) bytes += output_->weight().nbytes();
+  for (const DecoderLayer& layer : layers_) bytes += layer.weight_bytes();
+  return bytes;
+}
+
+uint64_t LlamaModel::cache_bytes() const {
+  uint64_t bytes = 0;
+  for (const DecoderLayer& layer : layers_) bytes += layer.attention().cache_bytes();
+  return bytes;
+}
+
+uint64_t LlamaModel::activation_bytes(int64_t batch, int64_t queries, int64_t keys) const {
+  const uint64_t rows = uint64_t(batch) * uint64_t(queries);
+  const uint64_t local_ffn = uint64_t(config_.ffn_dim / tp_.size);
+  const uint64_t local_heads = uint64_t(config_.n_heads / tp_.size);
+  const uint64_t floats = 3 * rows * uint64_t(config_.dim) + 3 * rows * local_ffn +
+                          uint64_t(batch) * local_heads * uint64_t(queries) * uint64_t(keys) +
+                          uint64_t(batch) * uint64_t(config_.vocab);
+  return floats * sizeof(float);
 }
 
 void LlamaModel::check_tokens(const at::Tensor& tokens, int64_t start_pos) const {

@@ -47,6 +47,13 @@ at::Tensor attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor&
 // silu(gate) * up.
 at::Tensor swiglu(const at::Tensor& gate, const at::Tensor& up);
 
+// Where a shard's weights come from: the seed every weight is a function of, and whether
+// to build only their shapes (meta tensors: no memory, no numbers).
+struct WeightSource {
+  uint64_t seed = 1;
+  bool shapes_only = false;
+};
+
 // Where a forward pass writes its keys and values: the KV cache rows of sequences
 // slot .. slot + batch - 1.
 struct CacheSlots {
@@ -64,7 +71,7 @@ struct CacheShape {
 // projection row-parallel. Holds this rank's KV cache.
 class Attention {
  public:
-  Attention(const ModelConfig& config, uint64_t seed, int64_t layer, TpGroup group,
+  Attention(const ModelConfig& config, const WeightSource& weights, int64_t layer, TpGroup group,
             CacheShape cache = {});
 
   // x [batch, seq, dim] (normalised) at positions start_pos.. -> [batch, seq, dim]; stores
@@ -83,6 +90,9 @@ class Attention {
   // projection: [batch, seq, dim].
   at::Tensor attend(const at::Tensor& q, int64_t start_pos, int64_t keys, CacheSlots slots) const;
 
+  uint64_t weight_bytes() const;
+  uint64_t cache_bytes() const;
+
  private:
   int64_t layer_;
   int64_t n_local_heads_;
@@ -96,8 +106,10 @@ class Attention {
 // w2(swiglu(w1 x, w3 x)): w1 (gate) and w3 (up) column-parallel, w2 (down) row-parallel.
 class FeedForward {
  public:
-  FeedForward(const ModelConfig& config, uint64_t seed, int64_t layer, TpGroup group);
+  FeedForward(const ModelConfig& config, const WeightSource& weights, int64_t layer,
+              TpGroup group);
   at::Tensor forward(const at::Tensor& x) const;
+  uint64_t weight_bytes() const;
 
  private:
   int64_t layer_;
@@ -108,8 +120,8 @@ class FeedForward {
 // Pre-norm residual block: h = x + attention(norm(x)); out = h + feed_forward(norm(h)).
 class DecoderLayer {
  public:
-  DecoderLayer(const ModelConfig& config, uint64_t seed, int64_t layer, TpGroup group,
-               CacheShape cache = {});
+  DecoderLayer(const ModelConfig& config, const WeightSource& weights, int64_t layer,
+               TpGroup group, CacheShape cache = {});
   at::Tensor forward(const at::Tensor& x, int64_t start_pos, const RopeTable& rope,
                      CacheSlots slots = {});
 
@@ -119,9 +131,11 @@ class DecoderLayer {
   at::Tensor ffn_normed(const at::Tensor& x) const;
 
   Attention& attention() { return attention_; }
+  const Attention& attention() const { return attention_; }
   const FeedForward& feed_forward() const { return feed_forward_; }
   const at::Tensor& attention_norm() const { return attention_norm_; }
   const at::Tensor& ffn_norm() const { return ffn_norm_; }
+  uint64_t weight_bytes() const;
 
  private:
   int64_t layer_;
@@ -141,6 +155,7 @@ struct ModelShard {
   int64_t first_layer = 0;  // its decoder layers: first_layer .. end_layer - 1
   int64_t end_layer = -1;   // -1: through the last layer
   CacheShape cache;         // its KV cache
+  bool shapes_only = false;  // meta tensors throughout: shapes and costs, no numbers
 };
 
 class LlamaModel {
@@ -186,6 +201,19 @@ class LlamaModel {
   const at::Tensor& norm() const { return norm_; }
   const ColumnParallelLinear& output() const;
   const RopeTable& rope() const { return rope_; }
+  bool shapes_only() const { return shapes_only_; }
+
+  // What this shard holds, in bytes: its weights, and its KV cache.
+  uint64_t weight_bytes() const;
+  uint64_t cache_bytes() const;
+  // An estimate of the largest set of activations alive in one forward pass of `batch`
+  // sequences, `queries` new positions each, attending to `keys` positions: a layer's input,
+  // residual and normed copies [batch, queries, dim], its MLP's three [batch, queries, local
+  // ffn] tensors, its attention scores [batch, local heads, queries, keys], and the logits of
+  // one position per sequence [batch, vocab]; float32.
+  uint64_t activation_bytes(int64_t batch, int64_t queries, int64_t keys) const;
+  // Options of the tensors this shard computes on (float32; meta when shapes_only).
+  at::TensorOptions activation_options() const { return norm_.options(); }
 
  private:
   void check_tokens(const at::Tensor& tokens, int64_t start_pos) const;
@@ -195,6 +223,7 @@ class LlamaModel {
   int64_t first_layer_;
   int64_t end_layer_;
   int64_t cache_length_;
+  bool shapes_only_;
   std::optional<VocabParallelEmbedding> embedding_;
   std::vector<DecoderLayer> layers_;
   at::Tensor norm_;  // [dim]

@@ -41,6 +41,8 @@ const NamedRegistry<ModelPreset>& model_presets() {
            shape("tiny", 256, 6, 8, 4, 768, 32000)},
           {"1b", "the shape of Llama 3.2 1B", shape("1b", 2048, 16, 32, 8, 8192, 128256)},
           {"8b", "the shape of Llama 3 8B", shape("8b", 4096, 32, 32, 8, 14336, 128256)},
+          {"70b", "the shape of Llama 3 70B (run it with compute.shapes_only)",
+           shape("70b", 8192, 80, 64, 8, 28672, 128256)},
       });
   return registry;
 }

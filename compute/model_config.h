@@ -30,8 +30,8 @@ struct ModelPreset {
   ModelConfig config;
 };
 
-// Every preset scenarios may name in /model/preset: "tiny" (for tests), "1b" and "8b"
-// (the shapes of Llama 3.2 1B and Llama 3 8B).
+// Every preset scenarios may name in /model/preset: "tiny" (for tests), "1b", "8b" and
+// "70b" (the shapes of Llama 3.2 1B, Llama 3 8B and Llama 3 70B).
 const NamedRegistry<ModelPreset>& model_presets();
 
 // The preset's shape. Throws std::invalid_argument naming the known presets.

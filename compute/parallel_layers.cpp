@@ -2,7 +2,6 @@
 
 #include "compute/mappings.h"
 
-#include <ATen/CPUGeneratorImpl.h>
 
 #include <cmath>
 #include <stdexcept>
@@ -26,11 +25,31 @@ uint64_t hash_name(const std::string& name) {
   return h;
 }
 
-uint64_t generator_seed(const ParamKey& key) {
-  const uint64_t h =
-      mix(mix(mix(key.seed) ^ static_cast<uint64_t>(key.layer)) ^ hash_name(key.name));
-  // ATen's mt19937 keeps only the low 32 bits of its seed: fold the high half in.
-  return (h ^ (h >> 32)) & 0xffffffffULL;
+uint64_t key_hash(const ParamKey& key) {
+  return mix(mix(mix(key.seed) ^ static_cast<uint64_t>(key.layer)) ^ hash_name(key.name));
+}
+
+// Rows first_row.. and columns first_col.. of the [rows, cols] weight of `key`.
+at::Tensor weight_block(const ParamKey& key, int64_t cols, int64_t first_row, int64_t block_rows,
+                        int64_t first_col, int64_t block_cols, double stddev) {
+  const auto options = at::TensorOptions().dtype(at::kFloat);
+  if (key.shapes_only) return at::empty({block_rows, block_cols}, options.device(at::kMeta));
+  at::Tensor block = at::empty({block_rows, block_cols}, options);
+  float* out = block.data_ptr<float>();
+  const uint64_t base = key_hash(key);
+  // Irwin-Hall: four uniforms on (0, 1) sum to mean 2, variance 1/3.
+  const double scale = stddev * std::sqrt(3.0);
+  constexpr double kQuarter = 1.0 / 65536.0;
+  for (int64_t i = 0; i < block_rows; ++i) {
+    const uint64_t row_index = static_cast<uint64_t>(first_row + i) * static_cast<uint64_t>(cols);
+    for (int64_t j = 0; j < block_cols; ++j) {
+      const uint64_t h = mix(base ^ mix(row_index + static_cast<uint64_t>(first_col + j)));
+      const double sum = double(h & 0xffff) + double((h >> 16) & 0xffff) +
+                         double((h >> 32) & 0xffff) + double(h >> 48) + 2.0;  // + 4 x 0.5
+      *out++ = static_cast<float>((sum * kQuarter - 2.0) * scale);
+    }
+  }
+  return block;
 }
 
 void check_divides(int world, int64_t size, const char* what) {
@@ -46,8 +65,7 @@ double linear_std(int64_t in_features) { return 1.0 / std::sqrt(static_cast<doub
 }  // namespace
 
 at::Tensor full_weight(const ParamKey& key, int64_t rows, int64_t cols, double stddev) {
-  at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(generator_seed(key));
-  return at::normal(0.0, stddev, {rows, cols}, generator, at::TensorOptions().dtype(at::kFloat));
+  return weight_block(key, cols, 0, rows, 0, cols, stddev);
 }
 
 at::Tensor weight_shard(const ParamKey& key, int64_t rows, int64_t cols, double stddev,
@@ -62,7 +80,8 @@ at::Tensor weight_shard(const ParamKey& key, int64_t rows, int64_t cols, double 
                                 std::to_string(world));
   }
   const int64_t shard = split_size / world;
-  return full_weight(key, rows, cols, stddev).narrow(split_dim, rank * shard, shard).contiguous();
+  if (split_dim == 0) return weight_block(key, cols, rank * shard, shard, 0, cols, stddev);
+  return weight_block(key, cols, 0, rows, rank * shard, shard, stddev);
 }
 
 TpGroup::TpGroup(Comm* communicator) : comm(communicator) {
@@ -122,6 +141,14 @@ VocabParallelEmbedding::VocabParallelEmbedding(int64_t vocab, int64_t dim, const
       weight_(weight_shard(key, vocab, dim, 1.0, 0, group.rank, group.size)) {}
 
 at::Tensor VocabParallelEmbedding::forward(const at::Tensor& ids) const {
+  if (weight_.is_meta()) {
+    // libtorch 1.13 has no meta kernel for embedding: the output's shape is all there is.
+    std::vector<int64_t> sizes = ids.sizes().vec();
+    sizes.push_back(weight_.size(1));
+    at::Tensor rows = at::empty(sizes, weight_.options());
+    if (group_.runs_collectives()) reduce_from_tensor_parallel_region(*group_.comm, rows);
+    return rows;
+  }
   if (group_.size == 1) return at::embedding(weight_, ids);
   const int64_t shard = weight_.size(0);
   const at::Tensor outside = (ids < vocab_start_).logical_or_(ids >= vocab_start_ + shard);

@@ -1,8 +1,8 @@
 // Megatron-style tensor-parallel layers over Comm, and the weights they are built from.
 //
-// Every weight is a pure function of (seed, layer, parameter name): each rank draws the
-// full matrix from its own generator and keeps its slice, so a model sharded over any
-// tensor-parallel degree holds exactly the numbers of the single-device model.
+// Every weight is a pure function of (seed, layer, parameter name), and each element of it
+// a pure function of those and its index: a rank computes only its own slice, and a model
+// sharded over any degree holds exactly the numbers of the single-device model.
 #pragma once
 
 #include <ATen/ATen.h>
@@ -19,14 +19,19 @@ struct ParamKey {
   uint64_t seed;
   int64_t layer;     // the decoder layer, or -1 for parameters outside the layers
   std::string name;  // for example "attention.wq"
+  // Build it on the meta device: its shape, no memory, no numbers (shape-only runs).
+  bool shapes_only = false;
 };
 
-// The full [rows, cols] float32 weight, normal(0, stddev), drawn from a generator of its own
-// seeded by the key (never the global default generator).
+// The full [rows, cols] float32 weight. Element (i, j) is a mean-0, standard-deviation
+// `stddev` draw from a counter-based generator: a 64-bit hash of the key and the index
+// i * cols + j, whose four 16-bit quarters are summed (Irwin-Hall) and scaled, so it is
+// close to normal within +-3.46 stddev. No generator state, global or other, is touched.
 at::Tensor full_weight(const ParamKey& key, int64_t rows, int64_t cols, double stddev);
 
 // Rank `rank` of `world`'s contiguous slice of full_weight along split_dim (0: rows,
-// 1: columns). Throws std::invalid_argument unless world divides that dimension.
+// 1: columns), computed without the rest of the matrix. Throws std::invalid_argument
+// unless world divides that dimension.
 at::Tensor weight_shard(const ParamKey& key, int64_t rows, int64_t cols, double stddev,
                         int64_t split_dim, int rank, int world);
 

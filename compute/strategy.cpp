@@ -1,5 +1,6 @@
 #include "compute/strategy.h"
 
+#include "compute/llama.h"
 #include "compute/strategies/data_parallel.h"
 #include "compute/strategies/pipeline_parallel.h"
 #include "compute/strategies/tensor_parallel.h"
@@ -85,6 +86,15 @@ void run_strategy(const Strategy& strategy, Comm& world, const StrategyInputs& i
     };
   }
   strategy.run(*mine, local);
+}
+
+void model_built(const StrategyInputs& inputs, const LlamaModel& model, int64_t batch,
+                 int64_t queries, int64_t keys) {
+  if (inputs.on_memory) {
+    inputs.on_memory(MemoryUse{model.weight_bytes(), model.cache_bytes(),
+                               model.activation_bytes(batch, queries, keys)});
+  }
+  if (inputs.weights_loaded) inputs.weights_loaded();
 }
 
 int64_t cache_length(const StrategyInputs& inputs) {

@@ -37,6 +37,16 @@ struct WorkloadShape {
   int64_t new_tokens = 0;
 };
 
+// What one rank holds, in bytes.
+struct MemoryUse {
+  uint64_t weights = 0;
+  uint64_t kv_cache = 0;
+  uint64_t activations = 0;  // an estimate of the largest live set (LlamaModel::activation_bytes)
+  uint64_t total() const { return weights + kv_cache + activations; }
+};
+
+class LlamaModel;
+
 // What one rank's strategy is asked to do, and how it reports progress.
 struct StrategyInputs {
   ModelConfig model;
@@ -44,8 +54,13 @@ struct StrategyInputs {
   std::vector<std::vector<int64_t>> prompts;  // the batch; every prompt of one length
   int64_t new_tokens = 0;
   ParallelDegrees degrees;
+  // Meta tensors throughout: every shape, byte and cost as with data, no numbers (so the
+  // tokens are meaningless), no memory for weights.
+  bool shapes_only = false;
   // Called once the rank's weights are built: loading weights is not serving work.
   std::function<void()> weights_loaded;
+  // Called on every rank once its model is built, with what it will hold.
+  std::function<void(const MemoryUse&)> on_memory;
   // Called on the one rank that produces a prompt's tokens, as soon as each is known
   // (step 0 first). prompt indexes `prompts`.
   std::function<void(int64_t prompt, int64_t step, int64_t token)> on_token;
@@ -79,6 +94,12 @@ void run_strategy(const Strategy& strategy, Comm& world, const StrategyInputs& i
 
 // A problem naming `key` unless the degree there is 1: for strategies that do not use it.
 StrategyProblem require_one(const ParallelDegrees& degrees, const char* key, const char* why);
+
+// A strategy's rank has built its model: reports its memory (activations as the model
+// estimates them for its largest forward pass: `batch` sequences of `queries` new positions
+// over `keys`), then that its weights are loaded.
+void model_built(const StrategyInputs& inputs, const LlamaModel& model, int64_t batch,
+                 int64_t queries, int64_t keys);
 
 // The positions a rank's KV cache needs: the prompt, then every new token fed back.
 int64_t cache_length(const StrategyInputs& inputs);

@@ -7,6 +7,7 @@
 #include "compute/generation.h"
 #include "compute/llama.h"
 #include "compute/strategy.h"
+#include "bridge/this_lp.h"
 #include "test_support.h"
 
 #include <gtest/gtest.h>
@@ -69,6 +70,7 @@ std::map<int64_t, std::vector<int64_t>> run_case(const Case& c, const NetworkCon
   inputs.prompts = make_prompts(c.batch, kPromptTokens, config.vocab, kSeed);
   inputs.new_tokens = new_tokens;
   inputs.degrees = c.degrees;
+  inputs.weights_loaded = this_lp::discard_compute;
   std::map<int64_t, std::vector<int64_t>> tokens;
   std::map<int64_t, int> reporters;
   inputs.on_token = [&](int64_t prompt, int64_t step, int64_t token) {
@@ -222,6 +224,62 @@ TEST(Kilovolts, TheQueryProjectionRunsInsideTheGatherAndSavesAtMostItsTime) {
                          compute_named(voltage, 0, ".attention_norm");
   EXPECT_LT(kilovolts.total_ns, voltage.total_ns);
   EXPECT_LE(voltage.total_ns - kilovolts.total_ns, hidden);
+}
+
+}  // namespace
+}  // namespace uniference::test
+
+namespace uniference::test {
+namespace {
+
+TEST(OutOfMemory, IsOneLineNamingTheRankTheSizeAndWhatToChange) {
+  const RunOutcome outcome = run_star(2, NetworkConfig{}, [](Comm& comm) {
+    if (comm.rank() == 1) at::empty({int64_t(1) << 45});  // 128 TiB of float32
+    comm.barrier();
+  });
+  ASSERT_EQ(outcome.status, RunOutcome::Status::kError);
+  const std::string& report = outcome.report;
+  EXPECT_EQ(report.find('\n'), std::string::npos) << report;
+  EXPECT_EQ(report.rfind("rank 1 at t=", 0), 0u) << report;
+  EXPECT_NE(report.find("out of memory: tried to allocate 140737488355328 bytes"), std::string::npos)
+      << report;
+  EXPECT_NE(report.find("shapes_only"), std::string::npos) << report;
+}
+
+TEST(ShapesOnly, MovesTheBytesOfTheDataRunAndChargesItsCompute) {
+  // The same TP-2 and PP-2 runs with data and on meta tensors: equal traffic per label, and
+  // equal modeled compute but for the embedding lookup, which has no meta kernel.
+  for (const Case& c : {Case{"tp", "tp", degrees(2, 1, 1, 1)}, Case{"pp", "pp", degrees(1, 2, 1, 1)}}) {
+    RunRecord data, shapes;
+    run_case(c, NetworkConfig{}, &data, 2);
+    const Strategy& strategy = strategies().at(c.strategy);
+    StrategyInputs inputs;
+    inputs.model = model_preset("tiny");
+    inputs.seed = kSeed;
+    inputs.prompts = make_prompts(1, kPromptTokens, inputs.model.vocab, kSeed);
+    inputs.new_tokens = 2;
+    inputs.degrees = c.degrees;
+    inputs.shapes_only = true;
+    inputs.weights_loaded = this_lp::discard_compute;
+    int tokens = 0;
+    inputs.on_token = [&](int64_t, int64_t, int64_t) { ++tokens; };
+    const RunOutcome outcome = run_star(c.degrees.world(), NetworkConfig{}, [&](Comm& world) {
+      run_strategy(strategy, world, inputs);
+    }, &shapes);
+    ASSERT_EQ(outcome.status, RunOutcome::Status::kCompleted) << outcome.report;
+    EXPECT_EQ(tokens, 2) << c.name;
+    for (int r = 0; r < c.degrees.world(); ++r) {
+      EXPECT_EQ(shapes.ranks[size_t(r)].bytes_by_label, data.ranks[size_t(r)].bytes_by_label)
+          << c.name << " rank " << r;
+      int64_t embedding = 0;
+      for (const Span& span : data.spans) {
+        if (span.rank == r && span.name == "embedding") embedding += span.end_ns - span.start_ns;
+      }
+      EXPECT_EQ(shapes.ranks[size_t(r)].compute_ns + embedding, data.ranks[size_t(r)].compute_ns)
+          << c.name << " rank " << r;
+
+    }
+  }
 }
 
 }  // namespace

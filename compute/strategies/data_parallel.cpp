@@ -25,8 +25,9 @@ Strategy data_parallel_strategy() {
   s.run = [](Comm&, const StrategyInputs& in) {
     ModelShard shard;
     shard.cache = CacheShape{int64_t(in.prompts.size()), cache_length(in)};
+    shard.shapes_only = in.shapes_only;
     LlamaModel model(in.model, in.seed, shard);
-    if (in.weights_loaded) in.weights_loaded();
+    model_built(in, model, int64_t(in.prompts.size()), int64_t(in.prompts.front().size()), cache_length(in));
     generate_batch(model, in.prompts, in.new_tokens, in.on_token);
   };
   return s;

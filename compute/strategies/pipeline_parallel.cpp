@@ -94,14 +94,17 @@ void run_pipeline(Comm& world, const StrategyInputs& in) {
   shard.first_layer = bounds[stage];
   shard.end_layer = bounds[stage + 1];
   shard.cache = CacheShape{batch, cache_length(in)};
+  shard.shapes_only = in.shapes_only;
   LlamaModel model(in.model, in.seed, shard);
-  if (in.weights_loaded) in.weights_loaded();
+  const std::vector<MicroBatch> prefill = prefill_micro_batches(batch, prompt_tokens, d.micro_batches);
+  // The first micro-batch is the largest (even_split puts the extra items first).
+  model_built(in, model, prefill.front().prompts, prefill.front().positions, cache_length(in));
   check_generation(in.prompts, in.new_tokens, in.model.max_seq);
   if (in.new_tokens == 0) return;
 
   const at::Tensor prompts = token_batch(in.prompts);
   const auto activation = [&](int64_t rows, int64_t positions) {
-    return at::empty({rows, positions, in.model.dim});
+    return at::empty({rows, positions, in.model.dim}, model.activation_options());
   };
   PendingSends sends;
   // The tokens of the micro-batch of prompts first.. that the last stage chose, reported
@@ -136,7 +139,7 @@ void run_pipeline(Comm& world, const StrategyInputs& in) {
 
   // Prefill: every micro-batch once; a group's last chunk yields its first tokens.
   std::vector<std::vector<int64_t>> tokens(static_cast<size_t>(batch));  // the first stage's latest
-  for (const MicroBatch& mb : prefill_micro_batches(batch, prompt_tokens, d.micro_batches)) {
+  for (const MicroBatch& mb : prefill) {
     const at::Tensor ids =
         first ? prompts.narrow(0, mb.first_prompt, mb.prompts).narrow(1, mb.first_position, mb.positions)
               : at::Tensor();

@@ -13,8 +13,9 @@ void run_tensor_parallel(Comm& world, const StrategyInputs& in) {
   ModelShard shard;
   shard.tp = &state.tensor_parallel_group();
   shard.cache = CacheShape{int64_t(in.prompts.size()), cache_length(in)};
+  shard.shapes_only = in.shapes_only;
   LlamaModel model(in.model, in.seed, shard);
-  if (in.weights_loaded) in.weights_loaded();
+  model_built(in, model, int64_t(in.prompts.size()), int64_t(in.prompts.front().size()), cache_length(in));
   // Every rank computes the same tokens (the logits are gathered); rank 0 reports them.
   std::function<void(int64_t, int64_t, int64_t)> report;
   if (world.rank() == 0) report = in.on_token;

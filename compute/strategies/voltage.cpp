@@ -85,11 +85,15 @@ at::Tensor forward_positions(Comm& comm, LlamaModel& model, const at::Tensor& id
 void run_positions(Comm& world, const StrategyInputs& in, bool overlap) {
   ModelShard shard;  // the whole model on every rank
   shard.cache = CacheShape{int64_t(in.prompts.size()), cache_length(in)};
+  shard.shapes_only = in.shapes_only;
   LlamaModel model(in.model, in.seed, shard);
-  if (in.weights_loaded) in.weights_loaded();
+  // A rank's queries are its slice; its keys and values, and the gathered input, are whole.
+  const int64_t prompt = int64_t(in.prompts.front().size());
+  const int64_t slice = (prompt + world.size() - 1) / world.size();
+  model_built(in, model, int64_t(in.prompts.size()), slice, cache_length(in));
   check_generation(in.prompts, in.new_tokens, in.model.max_seq);
   const bool reports = world.rank() == 0 && in.on_token;
-  const int64_t prompt_tokens = int64_t(in.prompts.front().size());
+  const int64_t prompt_tokens = prompt;
   at::Tensor ids = token_batch(in.prompts);
   at::NoGradGuard no_grad;
   for (int64_t step = 0; step < in.new_tokens; ++step) {
