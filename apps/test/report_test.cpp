@@ -86,6 +86,11 @@ TEST(Report, ResultsJsonHasTheRecordsNumbers) {
                   {"comm_wait_ns", 800000},
                   {"bytes_sent", 8192},
                   {"finish_ns", 2050000},
+                  {"memory",
+                   {{"weight_bytes", 0},
+                    {"kv_cache_bytes", 0},
+                    {"activation_bytes", 0},
+                    {"total_bytes", 0}}},
                   {"compute_ns_by_label", {{"compute", 50000}, {"layer0.q_proj", 450000}}},
                   {"bytes_sent_by_label", {{"layer0.o_proj", {{"all_reduce", 8192}}}}}}));
   EXPECT_EQ(results["ranks"][1]["rank"], 1);
@@ -107,6 +112,31 @@ TEST(Report, BatchLatenciesAreMeansOverThePrompts) {
   EXPECT_DOUBLE_EQ(results["tpot_ns"].get<double>(), ((3000 - 1000) + (6000 - 2000)) / 2.0);
   EXPECT_EQ(results["prompts"][1]["tokens"], json::array({6, 8}));
   EXPECT_EQ(results["prompts"][1]["token_times_ns"], json::array({2000, 6000}));
+}
+
+TEST(Report, MemoryBeyondTheDeviceIsAVerdict) {
+  RunRecord record = small_record();
+  record.device_memory_bytes = 80'000'000'000;
+  for (RankStats& stats : record.ranks) {
+    stats.weight_bytes = 70'000'000'000;
+    stats.kv_cache_bytes = 5'000'000'000;
+    stats.activation_bytes = stats.rank == 1 ? 6'000'000'000 : 1'000'000'000;
+  }
+  const json results = results_json(small_scenario(), record);
+  EXPECT_EQ(results["memory"]["device_bytes"], 80'000'000'000ull);
+  EXPECT_EQ(results["memory"]["fits"], false);
+  EXPECT_EQ(results["memory"]["ranks_over"], json::array({1}));
+  EXPECT_EQ(results["ranks"][1]["memory"]["total_bytes"], 81'000'000'000ull);
+  const std::string table = summary_table(small_scenario(), record);
+  EXPECT_NE(table.find("does not fit: 1 of 2 ranks need more than the cpu's 80.000 GB (rank 1: "
+                       "81.000 GB)"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("76.000 GB"), std::string::npos) << "rank 0's total in its row\n" << table;
+
+  record.device_memory_bytes = 100'000'000'000;
+  EXPECT_EQ(results_json(small_scenario(), record)["memory"]["fits"], true);
+  EXPECT_EQ(summary_table(small_scenario(), record).find("does not fit"), std::string::npos);
 }
 
 TEST(Report, NoTokensGiveZeroLatencies) {

@@ -46,9 +46,9 @@ TEST(ScenarioCheck, QuickstartIsValid) {
 }
 
 TEST(ScenarioCheck, NamesAreCheckedAgainstTheirRegistries) {
-  ScenarioError e = check_error(with(quickstart(), "/model/preset", "70b"), "/model/preset");
-  EXPECT_EQ(e.detail(),
-            "expected a model preset: one of \"tiny\", \"1b\" or \"8b\", found \"70b\"");
+  ScenarioError e = check_error(with(quickstart(), "/model/preset", "405b"), "/model/preset");
+  EXPECT_EQ(e.detail(), "expected a model preset: one of \"tiny\", \"1b\", \"8b\" or \"70b\", "
+                        "found \"405b\"");
   check_error(with(quickstart(), "/parallel/strategy", "zero"), "/parallel/strategy");
   check_error(with(quickstart(), "/network/topology", "ring"), "/network/topology");
   check_error(with(quickstart(), "/network/transport/kind", "udp"), "/network/transport/kind");
