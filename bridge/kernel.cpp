@@ -219,9 +219,11 @@ void Kernel::resume(LogicalProcess* lp) {
   if (stopping_ || lp->state == LogicalProcess::State::kFinished) return;
   auto& props = lp->fiber.properties<LpProperties>();
   props.time_ns = now_ns();
+  const int64_t started = steady_clock_ns();
   lp->baton.post();
   kernel_baton_.wait();
   at::ThreadLocalState::setThreadLocalState(kernel_torch_state_);
+  lp_wall_ns_ += steady_clock_ns() - started;
 }
 
 void Kernel::schedule_resume(LogicalProcess& lp, int64_t delay_ns) {

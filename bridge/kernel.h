@@ -122,6 +122,10 @@ class Kernel {
   RunRecorder& recorder() { return recorder_; }
   const RunRecord& record() const { return recorder_.record(); }
 
+  // Wall time this thread spent running LPs: their shard code and the bridge's work in their
+  // calls (not ns-3's own events), in nanoseconds. For overhead accounting.
+  int64_t lp_wall_ns() const { return lp_wall_ns_; }
+
  private:
   LogicalProcess& current_lp() const;
   void schedule_resume(LogicalProcess& lp, int64_t delay_ns);
@@ -144,6 +148,7 @@ class Kernel {
   std::function<uint64_t()> in_flight_;
   int finished_ = 0;
   int pending_resumes_ = 0;
+  int64_t lp_wall_ns_ = 0;
   bool check_scheduled_ = false;
   bool stopping_ = false;
   RunOutcome outcome_;
