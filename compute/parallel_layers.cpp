@@ -2,6 +2,8 @@
 
 #include "compute/mappings.h"
 
+#include <ATen/Parallel.h>
+
 
 #include <cmath>
 #include <stdexcept>
@@ -37,18 +39,22 @@ at::Tensor weight_block(const ParamKey& key, int64_t cols, int64_t first_row, in
   at::Tensor block = at::empty({block_rows, block_cols}, options);
   float* out = block.data_ptr<float>();
   const uint64_t base = key_hash(key);
-  // Irwin-Hall: four uniforms on (0, 1) sum to mean 2, variance 1/3.
-  const double scale = stddev * std::sqrt(3.0);
-  constexpr double kQuarter = 1.0 / 65536.0;
-  for (int64_t i = 0; i < block_rows; ++i) {
-    const uint64_t row_index = static_cast<uint64_t>(first_row + i) * static_cast<uint64_t>(cols);
-    for (int64_t j = 0; j < block_cols; ++j) {
-      const uint64_t h = mix(base ^ mix(row_index + static_cast<uint64_t>(first_col + j)));
-      const double sum = double(h & 0xffff) + double((h >> 16) & 0xffff) +
-                         double((h >> 32) & 0xffff) + double(h >> 48) + 2.0;  // + 4 x 0.5
-      *out++ = static_cast<float>((sum * kQuarter - 2.0) * scale);
+  // Irwin-Hall: four 16-bit uniforms (k + 0.5) / 65536 sum to mean 2 and variance 1/3.
+  const float scale = float(stddev * std::sqrt(3.0) / 65536.0);
+  at::parallel_for(0, block_rows, 64, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      float* row = out + i * block_cols;
+      const uint64_t first = static_cast<uint64_t>(first_row + i) * static_cast<uint64_t>(cols) +
+                             static_cast<uint64_t>(first_col);
+      for (int64_t j = 0; j < block_cols; ++j) {
+        // Element `index` is output index + 1 of the SplitMix64 stream seeded with the key.
+        const uint64_t h = mix(base + (first + static_cast<uint64_t>(j)) * 0x9e3779b97f4a7c15ULL);
+        const uint32_t sum = uint32_t(h & 0xffff) + uint32_t((h >> 16) & 0xffff) +
+                             uint32_t((h >> 32) & 0xffff) + uint32_t(h >> 48);
+        row[j] = (float(sum) + 2.0f - 131072.0f) * scale;
+      }
     }
-  }
+  });
   return block;
 }
 
