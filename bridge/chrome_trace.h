@@ -2,8 +2,10 @@
 // (ui.perfetto.dev), speedscope and chrome://tracing open as they are.
 //
 // Layout: process 1, named after the run, has one thread track per LP ("rank N") holding
-// its compute spans (category "compute") and communication spans (category "comm", args
-// bytes and peer). Process 2, "network", holds one slice per message (category "net",
+// its compute spans (category "compute", named by the shard code's compute label) and
+// communication spans (category "comm", args bytes and peer). The flight of an async call
+// the LP did not wait for at once (category "comm", args flight and issued_in) never goes
+// on the rank's own track: it overlaps the LP's work by nature, so it takes an extra lane. Process 2, "network", holds one slice per message (category "net",
 // args src, dst, bytes) on one track per sender -> receiver pair, with extra lanes where
 // messages of one pair overlap. A flow arrow (ph "s" -> "f", category "flow") joins the
 // sender's track at send time to the receiver's track at delivery. When the record has
