@@ -25,17 +25,20 @@ const NamedRegistry<Strategy>& strategies() {
   return registry;
 }
 
-StrategyProblem require_one(const ParallelDegrees& degrees, const char* key, const char* why) {
-  const std::string name = key;
-  bool is_one = true;
-  if (name == "tp") is_one = degrees.tp == 1;
-  if (name == "pp") is_one = degrees.pp == 1;
-  if (name == "sp") is_one = degrees.sp == 1;
-  if (name == "dp") is_one = degrees.dp == 1;
-  if (name == "micro_batches") is_one = degrees.micro_batches == 1;
-  if (name == "stages") is_one = degrees.stages.empty();
-  if (is_one) return {};
-  return StrategyProblem{name, why};
+StrategyProblem require_defaults(const ParallelDegrees& degrees,
+                                 std::initializer_list<const char*> keys, const char* why) {
+  for (const char* key : keys) {
+    const std::string name = key;
+    bool is_default = true;
+    if (name == "tp") is_default = degrees.tp == 1;
+    if (name == "pp") is_default = degrees.pp == 1;
+    if (name == "sp") is_default = degrees.sp == 1;
+    if (name == "dp") is_default = degrees.dp == 1;
+    if (name == "micro_batches") is_default = degrees.micro_batches == 1;
+    if (name == "stages") is_default = degrees.stages.empty();
+    if (!is_default) return StrategyProblem{name, why};
+  }
+  return {};
 }
 
 StrategyProblem check_strategy(const Strategy& strategy, const ModelConfig& model,

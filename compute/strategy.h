@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -92,8 +93,11 @@ StrategyProblem check_strategy(const Strategy& strategy, const ModelConfig& mode
 // One rank's part of the whole run: finds its replica, deals the prompts, runs the strategy.
 void run_strategy(const Strategy& strategy, Comm& world, const StrategyInputs& inputs);
 
-// A problem naming `key` unless the degree there is 1: for strategies that do not use it.
-StrategyProblem require_one(const ParallelDegrees& degrees, const char* key, const char* why);
+// A problem naming the first of `keys` ("tp", "pp", "sp", "dp", "micro_batches",
+// "stages") whose setting is not the default (1, or no stages): for settings a strategy
+// does not use. `why` says which strategy does.
+StrategyProblem require_defaults(const ParallelDegrees& degrees,
+                                 std::initializer_list<const char*> keys, const char* why);
 
 // A strategy's rank has built its model: reports its memory (activations as the model
 // estimates them for its largest forward pass: `batch` sequences of `queries` new positions

@@ -11,15 +11,9 @@ Strategy data_parallel_strategy() {
   s.description = "data parallelism: /parallel/dp replicas of the whole model, prompts dealt "
                   "round robin";
   s.check = [](const ModelConfig&, const ParallelDegrees& d, const WorkloadShape&) {
-    for (const char* key : {"tp", "pp", "sp", "micro_batches", "stages"}) {
-      if (auto problem = require_one(d, key, "strategy dp replicates the whole model on one "
-                                             "rank; for replicas of a sharded model give that "
-                                             "strategy and /parallel/dp");
-          !problem.key.empty()) {
-        return problem;
-      }
-    }
-    return StrategyProblem{};
+    return require_defaults(d, {"tp", "pp", "sp", "micro_batches", "stages"},
+                            "strategy dp replicates the whole model on one rank; for replicas "
+                            "of a sharded model give that strategy and /parallel/dp");
   };
   // The replica is one rank (run_strategy has split the world).
   s.run = [](Comm&, const StrategyInputs& in) {

@@ -176,7 +176,7 @@ void run_pipeline(Comm& world, const StrategyInputs& in) {
 
 StrategyProblem check_pipeline(const ModelConfig& model, const ParallelDegrees& d,
                                const WorkloadShape& workload) {
-  if (auto problem = require_one(d, "sp", "a pipeline does not partition positions; that is "
+  if (auto problem = require_defaults(d, {"sp"}, "a pipeline does not partition positions; that is "
                                           "strategy voltage");
       !problem.key.empty()) {
     return problem;
@@ -221,7 +221,7 @@ Strategy pipeline_parallel_strategy() {
   s.description =
       "pipeline parallelism: layers cut into /parallel/pp stages, micro-batches fill the pipeline";
   s.check = [](const ModelConfig& model, const ParallelDegrees& d, const WorkloadShape& w) {
-    if (auto problem = require_one(d, "tp", "strategy pp has one rank per stage; TP inside "
+    if (auto problem = require_defaults(d, {"tp"}, "strategy pp has one rank per stage; TP inside "
                                             "stages is strategy tp-pp");
         !problem.key.empty()) {
       return problem;

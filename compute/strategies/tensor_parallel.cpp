@@ -29,12 +29,11 @@ Strategy tensor_parallel_strategy() {
   s.name = "tp";
   s.description = "tensor parallelism (Megatron): every layer sharded over /parallel/tp ranks";
   s.check = [](const ModelConfig& model, const ParallelDegrees& d, const WorkloadShape&) {
-    for (const char* key : {"pp", "sp", "micro_batches", "stages"}) {
-      if (auto problem = require_one(d, key, "strategy tp has one stage and no sequence "
-                                             "partitions; pipelines are strategy tp-pp");
-          !problem.key.empty()) {
-        return problem;
-      }
+    if (auto problem = require_defaults(d, {"pp", "sp", "micro_batches", "stages"},
+                                        "strategy tp has one stage and no sequence partitions; "
+                                        "pipelines are strategy tp-pp");
+        !problem.key.empty()) {
+      return problem;
     }
     return StrategyProblem{"tp", check_tensor_parallel(model, d.tp)};
   };

@@ -111,14 +111,9 @@ Strategy positions_strategy(const char* name, const char* description, bool over
   s.name = name;
   s.description = description;
   s.check = [](const ModelConfig&, const ParallelDegrees& d, const WorkloadShape&) {
-    for (const char* key : {"tp", "pp", "micro_batches", "stages"}) {
-      if (auto problem = require_one(d, key, "Voltage replicates the weights and partitions "
-                                             "positions only (/parallel/sp)");
-          !problem.key.empty()) {
-        return problem;
-      }
-    }
-    return StrategyProblem{};
+    return require_defaults(d, {"tp", "pp", "micro_batches", "stages"},
+                            "Voltage replicates the weights and partitions positions only "
+                            "(/parallel/sp)");
   };
   s.run = [overlap](Comm& world, const StrategyInputs& in) { run_positions(world, in, overlap); };
   return s;
