@@ -136,7 +136,9 @@ int64_t in_memory_ns(int64_t tokens, bool build_only) {
 
 // Wall time the kernel spent in LPs for the simulated run.
 int64_t simulated_ns(int64_t tokens, bool build_only) {
-  SimCluster cluster(NetworkConfig{});
+  KernelConfig kernel;
+  kernel.account_lp_wall = true;
+  SimCluster cluster(NetworkConfig{}, kernel);
   for (int r = 0; r < kRanks; ++r) {
     cluster.add_rank(make_measured_meter(1.0), [&](Comm& comm) { shard(comm, tokens, build_only); });
   }

@@ -157,6 +157,11 @@ RunOutcome Kernel::run() {
   return outcome_;
 }
 
+// "rank 3 at t=12.000 us: ", the start of an error raised in an LP.
+std::string Kernel::where(const LogicalProcess& lp) const {
+  return "rank " + std::to_string(lp.rank) + " at t=" + format_time(now_ns()) + ": ";
+}
+
 void Kernel::lp_main(LogicalProcess& lp) {
   try {
     lp.baton.wait();  // until the t = 0 resume
@@ -169,16 +174,13 @@ void Kernel::lp_main(LogicalProcess& lp) {
   } catch (const boost::context::detail::forced_unwind&) {
     throw;  // Boost.Context unwinds abandoned stacks with this; it must pass.
   } catch (const c10::Error& e) {
-    fail("rank " + std::to_string(lp.rank) + " at t=" + format_time(now_ns()) + ": " +
-         torch_error_text(e.what_without_backtrace()));
+    fail(where(lp) + torch_error_text(e.what_without_backtrace()));
   } catch (const std::bad_alloc&) {
-    fail("rank " + std::to_string(lp.rank) + " at t=" + format_time(now_ns()) + ": " +
-         out_of_memory_text("an allocation failed"));
+    fail(where(lp) + out_of_memory_text("an allocation failed"));
   } catch (const std::exception& e) {
-    fail("rank " + std::to_string(lp.rank) + " at t=" + format_time(now_ns()) + ": " + e.what());
+    fail(where(lp) + e.what());
   } catch (...) {
-    fail("rank " + std::to_string(lp.rank) + " at t=" + format_time(now_ns()) +
-         ": unknown exception");
+    fail(where(lp) + "unknown exception");
   }
   if (lp.meter_open) {
     lp.meter->end();
@@ -219,11 +221,11 @@ void Kernel::resume(LogicalProcess* lp) {
   if (stopping_ || lp->state == LogicalProcess::State::kFinished) return;
   auto& props = lp->fiber.properties<LpProperties>();
   props.time_ns = now_ns();
-  const int64_t started = steady_clock_ns();
+  const int64_t started = config_.account_lp_wall ? steady_clock_ns() : 0;
   lp->baton.post();
   kernel_baton_.wait();
   at::ThreadLocalState::setThreadLocalState(kernel_torch_state_);
-  lp_wall_ns_ += steady_clock_ns() - started;
+  if (config_.account_lp_wall) lp_wall_ns_ += steady_clock_ns() - started;
 }
 
 void Kernel::schedule_resume(LogicalProcess& lp, int64_t delay_ns) {
@@ -232,15 +234,14 @@ void Kernel::schedule_resume(LogicalProcess& lp, int64_t delay_ns) {
   ns3::Simulator::Schedule(ns3::NanoSeconds(delay_ns), &Kernel::resume, this, &lp);
 }
 
-// Closes the open segment and records it after what is already owed; returns the charge.
-static int64_t close_segment(LogicalProcess& lp, RunRecorder& recorder, int64_t now) {
+// Closes the open segment and records it after what is already owed.
+static void close_segment(LogicalProcess& lp, RunRecorder& recorder, int64_t now) {
   const int64_t charged = lp.meter->end();
   lp.meter_open = false;
-  if (charged <= 0) return 0;
+  if (charged <= 0) return;
   const int64_t start = now + lp.owed_ns;
   recorder.compute(lp.rank, start, start + charged, lp.label);
   lp.owed_ns += charged;
-  return charged;
 }
 
 void Kernel::settle_compute() {

@@ -53,6 +53,9 @@ struct LogicalProcess;
 struct KernelConfig {
   size_t stack_bytes = size_t(1) << 20;  // guarded stack per LP fiber
   uint64_t seed = 1;                     // of every LP's own random stream
+  // Time every LP resume with the wall clock (lp_wall_ns): two clock reads per fiber
+  // switch, so only for overhead accounting.
+  bool account_lp_wall = false;
 };
 
 // How a run ended. Exit codes used by the apps: 0 completed, 1 error, 3 deadlock.
@@ -123,7 +126,7 @@ class Kernel {
   const RunRecord& record() const { return recorder_.record(); }
 
   // Wall time this thread spent running LPs: their shard code and the bridge's work in their
-  // calls (not ns-3's own events), in nanoseconds. For overhead accounting.
+  // calls (not ns-3's own events), in nanoseconds; 0 unless KernelConfig::account_lp_wall.
   int64_t lp_wall_ns() const { return lp_wall_ns_; }
 
  private:
@@ -134,6 +137,7 @@ class Kernel {
   void enter(LogicalProcess& lp);
   void leave(LogicalProcess& lp);
   void lp_main(LogicalProcess& lp);
+  std::string where(const LogicalProcess& lp) const;
   void check_quiescence();
   void fail(const std::string& message);
   void cancel_unfinished();

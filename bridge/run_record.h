@@ -92,8 +92,7 @@ struct RunRecord {
   // Time per output token after the first, the mean over prompts with two or more (0 when
   // none has).
   double tpot_ns() const;
-  // Tokens per prompt: the count of the prompt with the most.
-  size_t tokens_per_prompt() const;
+
 };
 
 inline std::vector<int64_t> RunRecord::prompt_token_times(int64_t prompt) const {
@@ -133,10 +132,5 @@ inline double RunRecord::tpot_ns() const {
   return counted == 0 ? 0.0 : sum / double(counted);
 }
 
-inline size_t RunRecord::tokens_per_prompt() const {
-  size_t most = 0;
-  for (int64_t p = 0; p < prompts(); ++p) most = std::max(most, prompt_token_times(p).size());
-  return most;
-}
 
 }  // namespace uniference
