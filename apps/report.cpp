@@ -170,6 +170,7 @@ std::string summary_table(const Scenario& scenario, const RunRecord& record) {
   }
   const int64_t tpot = std::llround(record.tpot_ns());
   const NetworkSpec& network = scenario.network;
+  const bool deployed = !record.deployed_on.empty();
 
   std::string out;
   out += scenario.name + ": model " + scenario.model.preset + ", " +
@@ -177,16 +178,20 @@ std::string summary_table(const Scenario& scenario, const RunRecord& record) {
          (scenario.workload.batch > 1 ? std::to_string(scenario.workload.batch) + " x " : "") +
          std::to_string(scenario.workload.prompt_tokens) + " prompt + " +
          std::to_string(scenario.workload.new_tokens) + " new tokens, " +
-         compute_mode_name(scenario.compute_mode) + " compute" +
+         (deployed ? std::string("real") : compute_mode_name(scenario.compute_mode)) + " compute" +
          (scenario.shapes_only ? " (shapes only: tokens are meaningless)" : "") + ", seed " +
          std::to_string(scenario.seed) + "\n";
-  out += "network: " + network.topology + ", " + network.link.rate_text + " links, " +
-         network.link.delay_text + " delay, " + transport_text(network) + "\n\n";
+  if (deployed) {
+    out += "deployed on " + record.deployed_on + ": real processes and network, real times\n\n";
+  } else {
+    out += "network: " + network.topology + ", " + network.link.rate_text + " links, " +
+           network.link.delay_text + " delay, " + transport_text(network) + "\n\n";
+  }
 
   const auto line = [&](const std::string& label, const std::string& value) {
     out += "  " + pad_right(label, 16) + value + "\n";
   };
-  line("simulated time", format_duration(record.total_ns));
+  line(deployed ? "wall time" : "simulated time", format_duration(record.total_ns));
   line("TTFT", record.token_times_ns.empty() ? "-" : format_duration(record.ttft_ns()));
   line("TPOT", record.token_times_ns.size() < 2 ? "-" : format_duration(tpot));
   line("tokens", std::to_string(record.token_times_ns.size()) +
@@ -297,6 +302,7 @@ json results_json(const Scenario& scenario, const RunRecord& record) {
       {"scenario", scenario.name},
       {"seed", scenario.seed},
       {"compute_mode", compute_mode_name(scenario.compute_mode)},
+      {"backend", record.deployed_on.empty() ? std::string("simulated") : record.deployed_on},
       {"setup", std::move(setup)},
       {"total_ns", record.total_ns},
       {"ttft_ns", record.ttft_ns()},

@@ -8,7 +8,6 @@
 #include "bridge/sim_cluster.h"
 #include "bridge/this_lp.h"
 #include "compute/compute_meter.h"
-#include "compute/generation.h"
 
 #include <filesystem>
 #include <iostream>
@@ -73,14 +72,7 @@ class CaptureFolder {
 
 ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::string& out_dir) {
   const CheckedScenario checked = check_scenario(scenario);
-  StrategyInputs inputs;
-  inputs.model = checked.model;
-  inputs.seed = scenario.seed;
-  inputs.prompts = make_prompts(scenario.workload.batch, scenario.workload.prompt_tokens,
-                                checked.model.vocab, scenario.seed);
-  inputs.new_tokens = scenario.workload.new_tokens;
-  inputs.degrees = checked.degrees;
-  inputs.shapes_only = scenario.shapes_only;
+  StrategyInputs inputs = strategy_inputs(scenario, checked);
   inputs.weights_loaded = this_lp::discard_compute;
   inputs.on_memory = [](const MemoryUse& use) {
     this_lp::record_memory(use.weights, use.kv_cache, use.activations);

@@ -1,6 +1,7 @@
 #include "apps/scenario_check.h"
 
 #include "apps/json_checker.h"
+#include "apps/registered.h"
 #include "bridge/collective_ops.h"
 #include "bridge/network_registry.h"
 
@@ -12,18 +13,6 @@
 namespace uniference {
 
 namespace {
-
-// The registered entry called `name`, or a ScenarioError at `pointer` listing the names.
-template <typename Entry>
-const Entry& registered(const NamedRegistry<Entry>& registry, const std::string& name,
-                        const std::string& source, const std::string& pointer) {
-  if (const Entry* entry = registry.find(name)) return *entry;
-  std::string detail = "expected a " + registry.kind() + ": one of " + quoted_list(registry.names()) +
-                       ", found \"" + name + "\"";
-  std::string suggestion = closest(name, registry.names());
-  if (!suggestion.empty()) detail += " (did you mean \"" + suggestion + "\"?)";
-  throw ScenarioError(source, pointer, detail);
-}
 
 // The ns-3 Attributes the scenario's own keys set on the objects they build: an
 // ns3_defaults entry for one of them would be overridden without a word, so it is refused.
@@ -49,24 +38,6 @@ const std::map<std::string, std::string>& attributes_set_by_keys() {
       {"ns3::TcpSocket::RcvBufSize", "/network/transport/rcv_buf"},
   };
   return keys;
-}
-
-void check_workload_fits(const Scenario& scenario, const ModelConfig& model) {
-  const WorkloadSpec& w = scenario.workload;
-  const std::string context = "model '" + model.name + "' has a context of " +
-                              std::to_string(model.max_seq) + " tokens";
-  if (w.prompt_tokens > model.max_seq) {
-    throw ScenarioError(scenario.source, "/workload/prompt_tokens",
-                        "a prompt of " + std::to_string(w.prompt_tokens) +
-                            " tokens is longer than the model's context; " + context);
-  }
-  // The last new token is produced, not fed back, so it takes no position.
-  if (int64_t(w.prompt_tokens) + w.new_tokens - 1 > model.max_seq) {
-    throw ScenarioError(scenario.source, "/workload/new_tokens",
-                        std::to_string(w.prompt_tokens) + " prompt tokens and " +
-                            std::to_string(w.new_tokens) +
-                            " new tokens need more positions than the model has; " + context);
-  }
 }
 
 // The keys of the InfiniBand-like fabric: refused on other links and transports, so that a
@@ -223,32 +194,8 @@ void check_outputs(const Scenario& scenario, const NetworkConfig& net) {
 }  // namespace
 
 CheckedScenario check_scenario(const Scenario& scenario) {
-  const std::string& source = scenario.source;
   CheckedScenario checked;
-  checked.model = registered(model_presets(), scenario.model.preset, source, "/model/preset").config;
-  checked.device =
-      registered(device_profiles(), scenario.devices.profile, source, "/devices/profile").profile;
-  checked.device.efficiency = scenario.devices.efficiency;
-  checked.device.slowdown = scenario.devices.slowdown;
-  checked.strategy =
-      &registered(strategies(), scenario.parallel.strategy, source, "/parallel/strategy");
-  const ParallelSpec& parallel = scenario.parallel;
-  checked.degrees.tp = parallel.tp;
-  checked.degrees.pp = parallel.pp;
-  checked.degrees.dp = parallel.dp;
-  checked.degrees.sp = parallel.sp;
-  checked.degrees.stages = parallel.stages;
-  checked.degrees.micro_batches = parallel.micro_batches;
-  check_workload_fits(scenario, checked.model);
-  const WorkloadShape workload{scenario.workload.batch, scenario.workload.prompt_tokens,
-                               scenario.workload.new_tokens};
-  const StrategyProblem problem =
-      check_strategy(*checked.strategy, checked.model, checked.degrees, workload);
-  if (!problem.detail.empty()) {
-    throw ScenarioError(source, problem.key.empty() ? "/parallel" : "/parallel/" + problem.key,
-                        problem.detail);
-  }
-  checked.ranks = checked.degrees.world();
+  static_cast<CheckedCompute&>(checked) = check_compute(scenario);
   checked.network = checked_network(scenario, uint32_t(checked.ranks));
   check_outputs(scenario, checked.network);
   return checked;

@@ -5,20 +5,12 @@
 // the types of the layers that use it; every failure is a ScenarioError naming the path.
 #pragma once
 
-#include "apps/scenario.h"
+#include "apps/compute_check.h"
 #include "bridge/network_config.h"
-#include "compute/compute_meter.h"
-#include "compute/model_config.h"
-#include "compute/strategy.h"
 
 namespace uniference {
 
-struct CheckedScenario {
-  ModelConfig model;
-  DeviceProfile device;
-  const Strategy* strategy = nullptr;
-  ParallelDegrees degrees;
-  int ranks = 0;
+struct CheckedScenario : CheckedCompute {
   NetworkConfig network;
 };
 

@@ -8,6 +8,7 @@
 // Exit codes: 0 success, 1 runtime error, 2 bad scenario or usage, 3 deadlock.
 #include "apps/atomic_file.h"
 #include "apps/colltest.h"
+#include "apps/launch.h"
 #include "apps/reference.h"
 #include "apps/report.h"
 #include "apps/run_scenario.h"
@@ -31,6 +32,9 @@ const char* kUsage = R"(usage: uniference run SCENARIO.json [--out DIR] [--set P
                            [--preset NAME] [--ranks N] [--min-bytes B] [--max-bytes B]
                            [--step-factor F] [--warmup N] [--iters N] [--csv FILE] [--plot FILE.png]
                            [--set POINTER=VALUE]...
+       uniference launch (-n N | --netns NS1,NS2,...) SCENARIO.json [--master-addr HOST]
+                         [--master-port PORT] [--backend gloo|nccl] [--timeout S]
+                         [--rendezvous-timeout S] [--out DIR] [--set POINTER=VALUE]... [--quiet]
        uniference --help
 
 Simulates distributed inference of real libtorch shard code over a packet-level ns-3
@@ -61,6 +65,18 @@ commands:
                         --warmup (default 1), --iters (default 3)
                       --csv FILE: op,ranks,bytes,algorithm,time_s,algbw_GBps,busbw_GBps
                       --plot FILE.png: bus bandwidth against size, through gnuplot
+  launch SCENARIO.json
+                      deploy for real: start the scenario's ranks as uniference-deploy
+                      processes on this host (-n N), or one in each network namespace
+                      (--netns, with --master-addr the address of the first), over Gloo
+                      (default) or NCCL; their output comes prefixed "[rank r] "; rank 0
+                      prints the summary with real times and writes results.json and
+                      trace.json (default out/<scenario name>-deploy). A free port is
+                      chosen unless --master-port. --timeout S bounds every communication
+                      call (default 120) and --rendezvous-timeout S the wait for all ranks
+                      to join (default 60); a rank that fails names the lost peer, and
+                      launch exits with the first failing rank's code (uniference-deploy
+                      --help)
 
 options:
   --out DIR           output folder (default: out/<scenario name>); created if missing;
@@ -175,6 +191,48 @@ int colltest_command(const std::vector<std::string>& args) {
   });
 }
 
+int launch_command(const std::vector<std::string>& args, const char* argv0) {
+  uniference::LaunchOptions options;
+  double timeout_s = 120;
+  try {
+    for (size_t i = 1; i < args.size(); ++i) {
+      const std::string& a = args[i];
+      auto value = [&]() -> const std::string& {
+        if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
+        return args[++i];
+      };
+      if (a == "-n") options.ranks = std::stoi(value());
+      else if (a == "--netns") {
+        std::string list = value();
+        for (size_t start = 0; start <= list.size();) {
+          const size_t comma = std::min(list.find(',', start), list.size());
+          if (comma > start) options.netns.push_back(list.substr(start, comma - start));
+          start = comma + 1;
+        }
+      } else if (a == "--master-addr") options.master_addr = value();
+      else if (a == "--master-port") options.master_port = std::stoi(value());
+      else if (a == "--timeout") {
+        const std::string& v = value();
+        timeout_s = std::stod(v);
+        options.deploy_args.insert(options.deploy_args.end(), {a, v});
+      } else if (a == "--backend" || a == "--rendezvous-timeout" || a == "--out" || a == "--set") {
+        const std::string& v = value();
+        options.deploy_args.insert(options.deploy_args.end(), {a, v});
+      } else if (a == "--quiet") options.deploy_args.push_back(a);
+      else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option '" + a + "'");
+      else options.deploy_args.push_back(a);
+    }
+    uniference::check_launch(options);
+  } catch (const std::exception& e) {
+    return usage_error(std::string("launch: ") + e.what());
+  }
+  // The ranks give up on a lost peer within their timeout, and take a few seconds more to
+  // say which it was.
+  options.grace = std::chrono::milliseconds(int64_t(timeout_s * 1000) + 15000);
+  options.deploy_binary = uniference::deploy_binary_beside(argv0);
+  return reporting_errors([&] { return uniference::launch(options); });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -187,6 +245,7 @@ int main(int argc, char** argv) {
   const std::string command = args[0];
   if (command == "reference") return reference_command(args);
   if (command == "colltest") return colltest_command(args);
+  if (command == "launch") return launch_command(args, argv[0]);
   if (command != "run" && command != "validate") {
     return usage_error("unknown command '" + command + "'");
   }

@@ -71,6 +71,9 @@ struct LinkActivity {
 };
 
 struct RunRecord {
+  // "": simulated; else the backend a deployment ran on ("gloo", "nccl"), its times real
+  // (nanoseconds since every rank had loaded its weights).
+  std::string deployed_on;
   int64_t total_ns = 0;                // when the last LP finished
   // Every generated token, in the order the ranks knew them: its id, when it was known, and
   // which prompt of the batch it continues.

@@ -56,6 +56,13 @@ void RunRecorder::message_sent(int src, int dst, const std::string& label, uint6
   on_the_wire_[{src, dst}].push_back(NetMessage{src, dst, bytes, ns, /*recv_ns=*/0, label});
 }
 
+void RunRecorder::payload_sent(int rank, const std::string& operation, const std::string& label,
+                               uint64_t bytes) {
+  RankStats& sender = stats(rank);
+  sender.bytes_sent += bytes;
+  sender.bytes_by_label[label.empty() ? "unlabelled" : label][operation] += bytes;
+}
+
 void RunRecorder::message_delivered(int src, int dst, int64_t ns) {
   auto& wire = on_the_wire_[{src, dst}];
   if (wire.empty()) return;  // a frame of the transport's own (a hello), not a message

@@ -38,6 +38,10 @@ class RunRecorder {
   void message_sent(int src, int dst, const std::string& label, uint64_t bytes, int64_t ns,
                     const std::string& compute_label = "");
   void message_delivered(int src, int dst, int64_t ns);
+  // A deployed rank handed `bytes` (the call's payload, nccl-tests' S) to a library whose
+  // messages are not seen: counted as sent, under `label` and `operation`.
+  void payload_sent(int rank, const std::string& operation, const std::string& label,
+                    uint64_t bytes);
 
   // The network's link activity, once the run is over (bridge/link_sampler.h).
   void links(LinkActivity activity) { record_.links = std::move(activity); }

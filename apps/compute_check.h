@@ -1,0 +1,28 @@
+// The first half of checking a scenario against the registries: what the shard code needs
+// (model preset, device profile, strategy and its degrees, and that the workload fits), with
+// no word of the network, so a deployment checks it without ns-3.
+#pragma once
+
+#include "apps/scenario.h"
+#include "compute/compute_meter.h"
+#include "compute/model_config.h"
+#include "compute/strategy.h"
+
+namespace uniference {
+
+struct CheckedCompute {
+  ModelConfig model;
+  DeviceProfile device;
+  const Strategy* strategy = nullptr;
+  ParallelDegrees degrees;
+  int ranks = 0;
+};
+
+// Throws ScenarioError naming the path of the first problem.
+CheckedCompute check_compute(const Scenario& scenario);
+
+// The strategy's inputs for this scenario: its model, prompts, degrees and workload. The
+// caller adds the callbacks that report progress.
+StrategyInputs strategy_inputs(const Scenario& scenario, const CheckedCompute& checked);
+
+}  // namespace uniference

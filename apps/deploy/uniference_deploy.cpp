@@ -1,0 +1,178 @@
+// uniference-deploy: one rank of a real deployment of a scenario. It links the shard code
+// and never ns-3: the strategy that the simulator runs over SimComm runs here, unchanged,
+// over Gloo (TCP between processes) or NCCL.
+//
+//   RANK=r WORLD_SIZE=n MASTER_ADDR=host MASTER_PORT=port uniference-deploy SCENARIO.json
+//
+// Started like torchrun starts a worker, or N at once by `uniference launch -n N`.
+#include "apps/compute_check.h"
+#include "apps/deploy/deploy_rank.h"
+#include "apps/scenario.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr int kExitRuntime = 1;
+constexpr int kExitUsage = 2;
+
+const char* kUsage = R"(usage: uniference-deploy SCENARIO.json [--backend gloo|nccl] [--rank R] [--world-size N]
+                         [--local-rank L] [--master-addr HOST] [--master-port PORT]
+                         [--rendezvous-timeout SECONDS] [--timeout SECONDS]
+                         [--out DIR] [--set POINTER=VALUE]... [--quiet]
+
+Runs this process's rank of SCENARIO.json's strategy for real, over Gloo (CPU processes,
+TCP) or NCCL (one GPU per rank), and prints the same summary as a simulated run with real
+times. Rank 0 serves the rendezvous store, gathers every rank's record, prints the summary
+and writes results.json and trace.json into the output folder; every rank also writes its
+own into DIR/rank<R>/ (real timestamps on one clock: the traces merge).
+
+The place of this process, as torchrun gives it (flags override the environment):
+  RANK, --rank                this process's rank (default 0)
+  WORLD_SIZE, --world-size    the number of ranks (default 1); must be the scenario's
+  LOCAL_RANK, --local-rank    the local GPU an nccl rank drives (default 0)
+  MASTER_ADDR, --master-addr  the host of rank 0 (default 127.0.0.1)
+  MASTER_PORT, --master-port  the port rank 0 serves the rendezvous store on (default 29500)
+
+options:
+  --backend NAME              gloo (default) or nccl
+  --rendezvous-timeout S      how long ranks wait for each other to join (default 60)
+  --timeout S                 how long any communication call may take before the rank
+                              gives up, naming the lost peer (default 120)
+  --out DIR                   output folder (default: out/<scenario name>-deploy)
+  --set POINTER=VALUE         override a scenario key, as `uniference run --set`
+  --quiet                     no progress lines on stderr
+
+exit codes: 0 done; 1 runtime error (a peer lost, a timeout, the rendezvous failed: the
+message names the rank and the cause); 2 bad scenario or usage (WORLD_SIZE against the
+scenario's degrees names the key)
+)";
+
+int usage_error(const std::string& message) {
+  std::cerr << "uniference-deploy: " << message << "\n\n" << kUsage;
+  return kExitUsage;
+}
+
+// Flushes and leaves without destructors: a failed communication group's would wait for
+// its stuck operations.
+[[noreturn]] void leave(int code) {
+  std::cout.flush();
+  std::cerr.flush();
+  std::_Exit(code);
+}
+
+int parse_int(const std::string& what, const std::string& text) {
+  size_t used = 0;
+  int value = 0;
+  try {
+    value = std::stoi(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size()) {
+    throw std::invalid_argument(what + " must be an integer, found '" + text + "'");
+  }
+  return value;
+}
+
+std::chrono::milliseconds parse_seconds(const std::string& what, const std::string& text) {
+  size_t used = 0;
+  double seconds = -1;
+  try {
+    seconds = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || !(seconds > 0)) {
+    throw std::invalid_argument(what + " must be a positive number of seconds, found '" + text + "'");
+  }
+  return std::chrono::milliseconds(int64_t(seconds * 1000));
+}
+
+std::string from_environment(const char* name, const std::string& fallback) {
+  const char* value = std::getenv(name);
+  return value && *value ? value : fallback;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  uniference::DeployOptions options;
+  std::string scenario_path;
+  std::vector<std::string> overrides;
+  try {
+    std::string rank = from_environment("RANK", "0");
+    std::string world = from_environment("WORLD_SIZE", "1");
+    std::string local_rank = from_environment("LOCAL_RANK", "0");
+    std::string port = from_environment("MASTER_PORT", "29500");
+    options.rendezvous.master_addr = from_environment("MASTER_ADDR", "127.0.0.1");
+    for (size_t i = 0; i < args.size(); ++i) {
+      const std::string& a = args[i];
+      auto value = [&]() -> const std::string& {
+        if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
+        return args[++i];
+      };
+      if (a == "-h" || a == "--help") {
+        std::cout << kUsage;
+        return 0;
+      } else if (a == "--backend") options.backend = value();
+      else if (a == "--rank") rank = value();
+      else if (a == "--world-size") world = value();
+      else if (a == "--local-rank") local_rank = value();
+      else if (a == "--master-addr") options.rendezvous.master_addr = value();
+      else if (a == "--master-port") port = value();
+      else if (a == "--rendezvous-timeout") options.rendezvous.timeout = parse_seconds(a, value());
+      else if (a == "--timeout") options.timeout = parse_seconds(a, value());
+      else if (a == "--out") options.out_dir = value();
+      else if (a == "--set") overrides.push_back(value());
+      else if (a == "--quiet") options.progress = false;
+      else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option '" + a + "'");
+      else if (scenario_path.empty()) scenario_path = a;
+      else throw std::invalid_argument("more than one scenario given");
+    }
+    if (scenario_path.empty()) throw std::invalid_argument("needs a scenario file");
+    options.placement.rank = parse_int("RANK", rank);
+    options.placement.world = parse_int("WORLD_SIZE", world);
+    options.placement.local_rank = parse_int("LOCAL_RANK", local_rank);
+    options.rendezvous.master_port = parse_int("MASTER_PORT", port);
+    if (options.placement.world < 1) throw std::invalid_argument("WORLD_SIZE must be at least 1");
+    uniference::deploy_backends().at(options.backend);
+  } catch (const std::exception& e) {
+    return usage_error(e.what());
+  }
+
+  try {
+    const uniference::Scenario scenario = uniference::load_scenario(scenario_path, overrides);
+    const uniference::CheckedCompute checked = uniference::check_compute(scenario);
+    uniference::check_deployment(scenario, checked, options);
+    if (options.out_dir.empty()) {
+      options.out_dir = (std::filesystem::path("out") / (scenario.name + "-deploy")).string();
+    }
+    if (options.progress) {
+      std::cerr << "uniference-deploy: rank " << options.placement.rank << " of "
+                << options.placement.world << " running " << scenario.name << " on "
+                << options.backend << "\n";
+    }
+    const std::string failure = uniference::run_deploy_rank(scenario, checked, options);
+    if (!failure.empty()) {
+      std::cerr << "uniference-deploy: error: " << failure << "\n";
+      leave(kExitRuntime);
+    }
+    if (options.progress && options.placement.rank == 0) {
+      std::cerr << "uniference-deploy: wrote " << options.out_dir << "\n";
+    }
+    leave(0);
+  } catch (const uniference::ScenarioError& e) {
+    std::cerr << "uniference-deploy: " << e.what() << "\n";
+    leave(kExitUsage);
+  } catch (const std::exception& e) {
+    std::cerr << "uniference-deploy: error: " << e.what() << "\n";
+    leave(kExitRuntime);
+  }
+}

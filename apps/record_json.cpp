@@ -1,0 +1,130 @@
+#include "apps/record_json.h"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+namespace uniference {
+
+using nlohmann::json;
+
+namespace {
+
+const char* kind_name(Span::Kind kind) {
+  switch (kind) {
+    case Span::Kind::kCompute:
+      return "compute";
+    case Span::Kind::kComm:
+      return "comm";
+    case Span::Kind::kFlight:
+      return "flight";
+  }
+  return "?";
+}
+
+Span::Kind kind_named(const std::string& name) {
+  if (name == "compute") return Span::Kind::kCompute;
+  if (name == "comm") return Span::Kind::kComm;
+  if (name == "flight") return Span::Kind::kFlight;
+  throw std::invalid_argument("record: unknown span kind '" + name + "'");
+}
+
+}  // namespace
+
+json record_to_json(const RunRecord& record) {
+  json spans = json::array();
+  for (const Span& s : record.spans) {
+    spans.push_back({s.rank, kind_name(s.kind), s.name, s.start_ns, s.end_ns, s.bytes, s.peer, s.label});
+  }
+  json ranks = json::array();
+  for (const RankStats& r : record.ranks) {
+    ranks.push_back({{"rank", r.rank},
+                     {"compute_ns", r.compute_ns},
+                     {"comm_wait_ns", r.comm_wait_ns},
+                     {"bytes_sent", r.bytes_sent},
+                     {"finish_ns", r.finish_ns},
+                     {"weight_bytes", r.weight_bytes},
+                     {"kv_cache_bytes", r.kv_cache_bytes},
+                     {"activation_bytes", r.activation_bytes},
+                     {"bytes_by_label", r.bytes_by_label}});
+  }
+  return {{"deployed_on", record.deployed_on}, {"total_ns", record.total_ns},         {"tokens", record.tokens},
+          {"token_times_ns", record.token_times_ns}, {"token_prompts", record.token_prompts},
+          {"device_memory_bytes", record.device_memory_bytes},
+          {"ranks", std::move(ranks)},           {"spans", std::move(spans)}};
+}
+
+RunRecord record_from_json(const json& in) {
+  try {
+    RunRecord record;
+    record.deployed_on = in.at("deployed_on").get<std::string>();
+    record.total_ns = in.at("total_ns").get<int64_t>();
+    record.tokens = in.at("tokens").get<std::vector<int64_t>>();
+    record.token_times_ns = in.at("token_times_ns").get<std::vector<int64_t>>();
+    record.token_prompts = in.at("token_prompts").get<std::vector<int64_t>>();
+    record.device_memory_bytes = in.at("device_memory_bytes").get<uint64_t>();
+    for (const json& r : in.at("ranks")) {
+      RankStats stats;
+      stats.rank = r.at("rank").get<int>();
+      stats.compute_ns = r.at("compute_ns").get<int64_t>();
+      stats.comm_wait_ns = r.at("comm_wait_ns").get<int64_t>();
+      stats.bytes_sent = r.at("bytes_sent").get<uint64_t>();
+      stats.finish_ns = r.at("finish_ns").get<int64_t>();
+      stats.weight_bytes = r.at("weight_bytes").get<uint64_t>();
+      stats.kv_cache_bytes = r.at("kv_cache_bytes").get<uint64_t>();
+      stats.activation_bytes = r.at("activation_bytes").get<uint64_t>();
+      stats.bytes_by_label =
+          r.at("bytes_by_label").get<std::map<std::string, std::map<std::string, uint64_t>>>();
+      record.ranks.push_back(std::move(stats));
+    }
+    for (const json& s : in.at("spans")) {
+      Span span;
+      span.rank = s.at(0).get<int>();
+      span.kind = kind_named(s.at(1).get<std::string>());
+      span.name = s.at(2).get<std::string>();
+      span.start_ns = s.at(3).get<int64_t>();
+      span.end_ns = s.at(4).get<int64_t>();
+      span.bytes = s.at(5).get<uint64_t>();
+      span.peer = s.at(6).get<int>();
+      span.label = s.at(7).get<std::string>();
+      record.spans.push_back(std::move(span));
+    }
+    if (record.tokens.size() != record.token_times_ns.size() ||
+        record.tokens.size() != record.token_prompts.size()) {
+      throw std::invalid_argument("tokens, token_times_ns and token_prompts differ in length");
+    }
+    return record;
+  } catch (const json::exception& e) {
+    throw std::invalid_argument(std::string("malformed run record: ") + e.what());
+  }
+}
+
+RunRecord merge_rank_records(const std::vector<RunRecord>& records) {
+  RunRecord merged;
+  std::vector<std::tuple<int64_t, int64_t, int64_t>> tokens;  // time, prompt, token
+  for (size_t r = 0; r < records.size(); ++r) {
+    const RunRecord& part = records[r];
+    if (r >= part.ranks.size()) {
+      throw std::invalid_argument("record of rank " + std::to_string(r) + " has no stats for it");
+    }
+    merged.ranks.push_back(part.ranks[r]);
+    merged.deployed_on = part.deployed_on;
+    merged.total_ns = std::max(merged.total_ns, part.total_ns);
+    merged.device_memory_bytes = std::max(merged.device_memory_bytes, part.device_memory_bytes);
+    merged.spans.insert(merged.spans.end(), part.spans.begin(), part.spans.end());
+    for (size_t i = 0; i < part.tokens.size(); ++i) {
+      tokens.emplace_back(part.token_times_ns[i], part.token_prompts[i], part.tokens[i]);
+    }
+  }
+  std::stable_sort(tokens.begin(), tokens.end(), [](const auto& a, const auto& b) {
+    return std::get<0>(a) < std::get<0>(b);
+  });
+  for (const auto& [time, prompt, token] : tokens) {
+    merged.token_times_ns.push_back(time);
+    merged.token_prompts.push_back(prompt);
+    merged.tokens.push_back(token);
+  }
+  return merged;
+}
+
+}  // namespace uniference

@@ -1,0 +1,19 @@
+// A RunRecord as JSON and back, whole: how deployed ranks hand their records to rank 0,
+// which merges them into one (results.json is a report of a record, not the record).
+#pragma once
+
+#include "bridge/run_record.h"
+
+#include <nlohmann/json.hpp>
+
+namespace uniference {
+
+nlohmann::json record_to_json(const RunRecord& record);
+// Throws std::invalid_argument on a malformed record.
+RunRecord record_from_json(const nlohmann::json& json);
+
+// One record of the ranks' own parts: rank r's stats from records[r], every span and
+// token, tokens in time order, the total the latest finish.
+RunRecord merge_rank_records(const std::vector<RunRecord>& records);
+
+}  // namespace uniference

@@ -1,0 +1,232 @@
+// The deploy binary and `uniference launch`, for real: Gloo processes over loopback.
+//
+// The tokens a deployment generates are compared with two independent runs of the same
+// shard code: the simulated run of the same scenario, and a single-device run (the
+// scenario with every degree 1), so a strategy that computed something else over real
+// sockets than over the simulator fails here.
+#include "apps/test/process.h"
+#include "apps/test/test_dir.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <memory>
+
+namespace uniference {
+namespace {
+
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+const std::string kScenarios = UNIFERENCE_SCENARIOS_DIR;
+const std::string kUniference = UNIFERENCE_BINARY;
+const std::string kDeploy = UNIFERENCE_DEPLOY_BINARY;
+
+json read_json(const std::string& file) {
+  std::ifstream in(file);
+  if (!in) throw std::runtime_error("cannot read " + file);
+  return json::parse(in);
+}
+
+void write_json(const std::string& file, const json& value) { std::ofstream(file) << value.dump(2); }
+
+// Per prompt, its generated tokens, from a results.json.
+std::vector<std::vector<int64_t>> tokens_per_prompt(const json& results) {
+  std::vector<std::vector<int64_t>> tokens;
+  for (const json& prompt : results.at("prompts")) tokens.push_back(prompt.at("tokens"));
+  return tokens;
+}
+
+// A TCP port nobody listens on now.
+int free_port() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+  close(fd);
+  return ntohs(address.sin_port);
+}
+
+// Runs a binary to the end (at most `limit`); its exit code, and its output in `log`.
+int run(const TestDir& dir, const std::string& name, std::vector<std::string> argv,
+        std::string* out = nullptr, std::string* err = nullptr,
+        std::vector<std::pair<std::string, std::string>> env = {},
+        std::chrono::milliseconds limit = 240s) {
+  Process process(std::move(argv), std::move(env), dir / (name + ".out"), dir / (name + ".err"));
+  const int code = process.wait(limit);
+  if (out) *out = process.out();
+  if (err) *err = process.err();
+  return code;
+}
+
+struct StrategyCase {
+  std::string name;        // test name
+  std::string scenario;    // shipped scenario it varies
+  json parallel;           // its /parallel
+  int ranks;
+};
+
+std::ostream& operator<<(std::ostream& out, const StrategyCase& c) { return out << c.name; }
+
+class DeployedTokens : public ::testing::TestWithParam<StrategyCase> {};
+
+TEST_P(DeployedTokens, EqualTheSimulatedAndTheSingleDeviceRuns) {
+  const StrategyCase& c = GetParam();
+  TestDir dir;
+  json scenario = read_json(kScenarios + "/" + c.scenario);
+  scenario.erase("$schema");
+  scenario["parallel"] = c.parallel;
+  scenario["workload"]["new_tokens"] = 4;
+  scenario["workload"]["prompt_tokens"] =
+      std::min<int64_t>(scenario["workload"]["prompt_tokens"].get<int64_t>(), 32);
+  write_json(dir / "scenario.json", scenario);
+  json single = scenario;
+  single["parallel"] = {{"strategy", "tp"}, {"tp", 1}};
+  write_json(dir / "single.json", single);
+
+  std::string out, err;
+  ASSERT_EQ(run(dir, "sim", {kUniference, "run", dir / "scenario.json", "--out", dir / "sim", "--quiet"},
+                &out, &err), 0) << err;
+  ASSERT_EQ(run(dir, "single", {kUniference, "run", dir / "single.json", "--out", dir / "single", "--quiet"},
+                &out, &err), 0) << err;
+  ASSERT_EQ(run(dir, "deploy", {kUniference, "launch", "-n", std::to_string(c.ranks), dir / "scenario.json",
+                                "--out", dir / "deploy", "--quiet", "--timeout", "60"},
+                &out, &err), 0) << out << err;
+
+  const json deployed = read_json(dir / "deploy/results.json");
+  EXPECT_EQ(deployed.at("backend"), "gloo");
+  EXPECT_EQ(deployed.at("ranks").size(), size_t(c.ranks));
+  const auto tokens = tokens_per_prompt(deployed);
+  EXPECT_EQ(tokens, tokens_per_prompt(read_json(dir / "sim/results.json")));
+  EXPECT_EQ(tokens, tokens_per_prompt(read_json(dir / "single/results.json")));
+  for (const auto& prompt : tokens) EXPECT_EQ(prompt.size(), 4u);
+  // Launch prefixes each rank's output; rank 0 printed the summary in real time.
+  EXPECT_NE(out.find("[rank 0] "), std::string::npos) << out;
+  EXPECT_NE(out.find("wall time"), std::string::npos) << out;
+  // Every rank wrote its own trace too.
+  for (int r = 0; r < c.ranks; ++r) {
+    EXPECT_TRUE(std::filesystem::exists(dir / ("deploy/rank" + std::to_string(r) + "/trace.json")));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Strategies, DeployedTokens,
+    ::testing::Values(
+        StrategyCase{"tp2", "quickstart.json", {{"strategy", "tp"}, {"tp", 2}}, 2},
+        StrategyCase{"tp4", "quickstart.json", {{"strategy", "tp"}, {"tp", 4}}, 4},
+        StrategyCase{"pp2", "pp.json", {{"strategy", "pp"}, {"pp", 2}, {"micro_batches", 2}}, 2},
+        StrategyCase{"pp4", "pp.json", {{"strategy", "pp"}, {"pp", 4}, {"micro_batches", 2}}, 4},
+        StrategyCase{"tp_pp4", "tp-pp.json", {{"strategy", "tp-pp"}, {"tp", 2}, {"pp", 2}}, 4},
+        StrategyCase{"voltage2", "voltage.json", {{"strategy", "voltage"}, {"sp", 2}}, 2},
+        StrategyCase{"voltage4", "voltage.json", {{"strategy", "voltage"}, {"sp", 4}}, 4},
+        StrategyCase{"kilovolts2", "kilovolts.json", {{"strategy", "kilovolts"}, {"sp", 2}}, 2},
+        StrategyCase{"kilovolts4", "kilovolts.json", {{"strategy", "kilovolts"}, {"sp", 4}}, 4},
+        StrategyCase{"dp2", "dp.json", {{"strategy", "dp"}, {"dp", 2}}, 2},
+        StrategyCase{"tp2_dp2", "dp.json", {{"strategy", "tp"}, {"tp", 2}, {"dp", 2}}, 4}),
+    [](const ::testing::TestParamInfo<StrategyCase>& info) { return info.param.name; });
+
+TEST(DeployBinary, LinksNoNs3) {
+  FILE* pipe = popen(("ldd " + kDeploy).c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string libraries;
+  char line[512];
+  while (fgets(line, sizeof line, pipe)) libraries += line;
+  ASSERT_EQ(pclose(pipe), 0) << libraries;
+  EXPECT_NE(libraries.find("libtorch"), std::string::npos) << libraries;  // ldd did list them
+  EXPECT_EQ(libraries.find("libns3"), std::string::npos) << libraries;
+}
+
+TEST(DeployBinary, AWorldSizeTheScenarioDoesNotHaveExits2NamingTheKey) {
+  TestDir dir;
+  std::string err;
+  const int code = run(dir, "rank", {kDeploy, kScenarios + "/quickstart.json", "--quiet"}, nullptr, &err,
+                       {{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"MASTER_PORT", std::to_string(free_port())}});
+  EXPECT_EQ(code, 2) << err;
+  EXPECT_NE(err.find("/parallel"), std::string::npos) << err;
+  EXPECT_NE(err.find("WORLD_SIZE is 2"), std::string::npos) << err;
+  EXPECT_NE(err.find("tp 4"), std::string::npos) << err;
+}
+
+TEST(DeployBinary, AMasterAddressThatDoesNotResolveExits1) {
+  TestDir dir;
+  std::string err;
+  const int code = run(dir, "rank",
+                       {kDeploy, kScenarios + "/quickstart.json", "--quiet", "--set", "/parallel/tp=2",
+                        "--rendezvous-timeout", "5"},
+                       nullptr, &err,
+                       {{"RANK", "1"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "no-such-host.invalid"}},
+                       60s);
+  EXPECT_EQ(code, 1) << err;
+  EXPECT_NE(err.find("rank 1"), std::string::npos) << err;
+  EXPECT_NE(err.find("no-such-host.invalid"), std::string::npos) << err;
+}
+
+TEST(DeployBinary, APortInUseExits1) {
+  TestDir dir;
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_ANY);
+  socklen_t length = sizeof address;
+  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(listen(fd, 1), 0);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+  const std::string port = std::to_string(ntohs(address.sin_port));
+  std::string err;
+  const int code = run(dir, "rank",
+                       {kDeploy, kScenarios + "/quickstart.json", "--quiet", "--set", "/parallel/tp=1",
+                        "--rendezvous-timeout", "5"},
+                       nullptr, &err, {{"RANK", "0"}, {"WORLD_SIZE", "1"}, {"MASTER_PORT", port}}, 60s);
+  close(fd);
+  EXPECT_EQ(code, 1) << err;
+  EXPECT_NE(err.find("port " + port + " is in use"), std::string::npos) << err;
+}
+
+TEST(DeployBinary, KillingOneRankMakesEveryOtherExitNamingIt) {
+  TestDir dir;
+  const std::string port = std::to_string(free_port());
+  // Long enough that the kill lands mid-run: decode goes on for many tokens.
+  const std::vector<std::string> argv = {kDeploy, kScenarios + "/quickstart.json", "--set",
+                                         "/workload/new_tokens=400", "--timeout", "10",
+                                         "--out", dir / "out"};
+  std::vector<std::unique_ptr<Process>> ranks;
+  for (int r = 0; r < 4; ++r) {
+    ranks.push_back(std::make_unique<Process>(
+        argv, std::vector<std::pair<std::string, std::string>>{
+                  {"RANK", std::to_string(r)}, {"WORLD_SIZE", "4"}, {"MASTER_PORT", port}},
+        dir / ("rank" + std::to_string(r) + ".out"), dir / ("rank" + std::to_string(r) + ".err")));
+  }
+  // Rank 0 reports tokens as they come: once the third is out, the run is under way.
+  ASSERT_TRUE(ranks[0]->err_contains_within("token 3/", 120s)) << ranks[0]->err();
+  kill(ranks[2]->pid(), SIGKILL);
+  for (int r : {0, 1, 3}) {
+    // The test's own bound: the operation timeout, the census, and slack for a loaded host.
+    EXPECT_EQ(ranks[size_t(r)]->wait(60s), 1) << "rank " << r << ": " << ranks[size_t(r)]->err();
+    const std::string err = ranks[size_t(r)]->err();
+    EXPECT_NE(err.find("lost peer: rank 2"), std::string::npos) << "rank " << r << ": " << err;
+  }
+}
+
+TEST(Launch, ExitsWithTheCodeOfAFailingRank) {
+  TestDir dir;
+  std::string out, err;
+  // quickstart needs 4 ranks: each of the 2 exits 2 naming the key.
+  const int code = run(dir, "launch", {kUniference, "launch", "-n", "2", kScenarios + "/quickstart.json",
+                                       "--out", dir / "out"}, &out, &err);
+  EXPECT_EQ(code, 2) << err;
+  EXPECT_NE(err.find("[rank 1] "), std::string::npos) << err;
+  EXPECT_NE(err.find("WORLD_SIZE is 2"), std::string::npos) << err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out/results.json"));
+}
+
+}  // namespace
+}  // namespace uniference

@@ -1,0 +1,1013 @@
+// NcclComm: Comm over nccl.h. Without CUDA and NCCL (UNIFERENCE_HAVE_NCCL unset) only the
+// functions that say why the backend is unavailable are compiled.
+#include "compute/backends/nccl_comm.h"
+
+#include <stdexcept>
+#include <string>
+
+#if UNIFERENCE_HAVE_NCCL
+#include <cuda_runtime.h>
+#include <nccl.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <vector>
+#endif
+
+namespace uniference {
+
+#if !UNIFERENCE_HAVE_NCCL
+
+namespace {
+const char* const kNotBuilt = "this build found no CUDA runtime and NCCL (see docs/nccl.md)";
+}  // namespace
+
+bool nccl_compiled_in() { return false; }
+
+std::string nccl_unavailable() { return kNotBuilt; }
+
+int visible_gpu_count() { return 0; }
+
+std::string nccl_version_text() { return {}; }
+
+std::unique_ptr<Comm> make_nccl_comm(const c10::intrusive_ptr<c10d::Store>&, const RankPlacement&,
+                                     std::chrono::milliseconds) {
+  throw std::runtime_error(std::string("the nccl backend is unavailable: ") + kNotBuilt);
+}
+
+#else  // UNIFERENCE_HAVE_NCCL
+
+namespace {
+
+// NCCL 2.28.3 added all-to-all, gather and scatter as calls of their own; before, they
+// are grouped sends and receives (which is also how NCCL runs them).
+// (Defined on the command line, 0 builds the fallback where the library has the calls.)
+#ifndef UNIFERENCE_NCCL_HAS_ALLTOALL_GATHER_SCATTER
+#define UNIFERENCE_NCCL_HAS_ALLTOALL_GATHER_SCATTER (NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 3))
+#endif
+
+const char* const kUidKey = "uniference/nccl/uid";
+
+std::string cuda_text(cudaError_t error) { return cudaGetErrorString(error); }
+
+void check_cuda(cudaError_t error, const char* call) {
+  if (error != cudaSuccess) {
+    throw std::runtime_error(std::string("nccl backend: ") + call + " failed: " + cuda_text(error));
+  }
+}
+
+// NCCL's name for a result, with its own account of the last error where it has one.
+std::string nccl_text(ncclResult_t result) {
+  std::string text = ncclGetErrorString(result);
+  const char* detail = ncclGetLastError(nullptr);  // NCCL ignores the communicator here
+  if (detail != nullptr && *detail != '\0') text += " (" + std::string(detail) + ")";
+  return text;
+}
+
+void check_nccl(ncclResult_t result, const std::string& what) {
+  if (result != ncclSuccess) throw std::runtime_error(what + " failed: " + nccl_text(result));
+}
+
+// CUDA's current device belongs to the calling thread, and a rank's operations may come
+// from any thread: every entry point makes the rank's GPU current, then restores the
+// caller's. Destructors use the quiet form, which never throws.
+class DeviceGuard {
+ public:
+  enum class OnError { kThrow, kIgnore };
+  explicit DeviceGuard(int device, OnError on_error = OnError::kThrow) : device_(device) {
+    if (cudaGetDevice(&previous_) != cudaSuccess) previous_ = -1;
+    if (previous_ == device_) return;
+    const cudaError_t error = cudaSetDevice(device_);
+    if (error != cudaSuccess && on_error == OnError::kThrow) {
+      throw std::runtime_error("nccl backend: cudaSetDevice(" + std::to_string(device_) +
+                               ") failed: " + cuda_text(error));
+    }
+  }
+  ~DeviceGuard() {
+    if (previous_ >= 0 && previous_ != device_) cudaSetDevice(previous_);
+  }
+  DeviceGuard(const DeviceGuard&) = delete;
+  DeviceGuard& operator=(const DeviceGuard&) = delete;
+
+ private:
+  int device_;
+  int previous_ = -1;
+};
+
+ncclDataType_t nccl_type(at::ScalarType type, OpType op) {
+  switch (type) {
+    case at::kFloat:
+      return ncclFloat32;
+    case at::kDouble:
+      return ncclFloat64;
+    case at::kHalf:
+      return ncclFloat16;
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 10, 0)
+    case at::kBFloat16:
+      return ncclBfloat16;
+#endif
+    case at::kInt:
+      return ncclInt32;
+    case at::kLong:
+      return ncclInt64;
+    case at::kByte:
+      return ncclUint8;
+    case at::kChar:
+      return ncclInt8;
+    default:
+      break;
+  }
+  throw std::invalid_argument(std::string("nccl ") + op_name(op) + ": dtype " +
+                              c10::toString(type) +
+                              " is not supported (float32, float64, float16, bfloat16, int32, "
+                              "int64, uint8 and int8 are)");
+}
+
+ncclRedOp_t nccl_op(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::kSum:
+      return ncclSum;
+    case ReduceOp::kMax:
+      return ncclMax;
+    case ReduceOp::kMin:
+      return ncclMin;
+  }
+  throw std::invalid_argument("nccl: unknown reduction");
+}
+
+// "nccl recv from rank 0 (rank 1 of 2)": who did what, for errors.
+std::string describe(OpType op, int peer, int rank, int size) {
+  std::string text = std::string("nccl ") + op_name(op);
+  if (peer >= 0) {
+    if (op == OpType::kSend) {
+      text += " to rank " + std::to_string(peer);
+    } else if (op == OpType::kRecv) {
+      text += " from rank " + std::to_string(peer);
+    } else {
+      text += " with root " + std::to_string(peer);
+    }
+  }
+  return text + " (rank " + std::to_string(rank) + " of " + std::to_string(size) + ")";
+}
+
+// Page-locked host memory, for staging.
+struct HostBlock {
+  void* data = nullptr;
+  size_t capacity = 0;
+};
+
+// One communicator's resources: the NCCL communicator, the stream every operation of it
+// runs on, and its page-locked staging memory. Operation handles share it, so it lives as
+// long as the last of them.
+class NcclContext {
+ public:
+  NcclContext(ncclComm_t comm, int device, int rank, int size, std::chrono::milliseconds timeout)
+      : comm_(comm), device_(device), rank_(rank), size_(size), timeout_(timeout) {
+    DeviceGuard guard(device_);
+    // A blocking stream (not cudaStreamNonBlocking) orders after work on the legacy
+    // default stream, where a CUDA-enabled libtorch produces tensors handed to us in place.
+    const cudaError_t error = cudaStreamCreate(&stream_);
+    if (error != cudaSuccess) {
+      ncclCommAbort(comm_);
+      throw std::runtime_error("nccl backend: cudaStreamCreate failed: " + cuda_text(error));
+    }
+  }
+
+  NcclContext(const NcclContext&) = delete;
+  NcclContext& operator=(const NcclContext&) = delete;
+
+  // Never throws and never hangs: a communicator whose operations do not drain within the
+  // timeout is aborted rather than finalized, and memory the device may still write into
+  // is left allocated.
+  ~NcclContext() {
+    DeviceGuard guard(device_, DeviceGuard::OnError::kIgnore);
+    bool idle = drain();
+    if (comm_ != nullptr) {
+      if (idle && async_error().empty()) {
+        ncclCommFinalize(comm_);
+        ncclCommDestroy(comm_);
+      } else {
+        ncclCommAbort(comm_);
+        idle = drain();
+      }
+      comm_ = nullptr;
+    }
+    if (!idle) return;
+    for (Orphan& orphan : orphans_) {
+      cudaEventDestroy(orphan.done);
+      for (const HostBlock& block : orphan.blocks) cudaFreeHost(block.data);
+    }
+    for (const auto& [capacity, data] : idle_) cudaFreeHost(data);
+    cudaStreamDestroy(stream_);
+  }
+
+  int device() const { return device_; }
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  std::chrono::milliseconds timeout() const { return timeout_; }
+  cudaStream_t stream() const { return stream_; }
+
+  ncclComm_t comm() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return comm_;
+  }
+
+  // Empty, or why this communicator can no longer be used.
+  std::string failure() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return failure_;
+  }
+
+  // After an abort, operations still on the stream end early with garbage results.
+  void check_usable(const std::string& what) const {
+    const std::string why = failure();
+    if (!why.empty()) throw std::runtime_error(what + ": the communicator was aborted: " + why);
+  }
+
+  // Aborts the NCCL communicator once; pending and later operations then fail with `why`.
+  void abort(const std::string& why) {
+    DeviceGuard guard(device_, DeviceGuard::OnError::kIgnore);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (failure_.empty()) failure_ = why;
+    if (comm_ != nullptr) {
+      ncclCommAbort(comm_);
+      comm_ = nullptr;
+    }
+  }
+
+  // An error NCCL found while operations ran (a peer gone, a network failure), or empty.
+  std::string async_error() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (comm_ == nullptr) return failure_;
+    ncclResult_t state = ncclSuccess;
+    const ncclResult_t result = ncclCommGetAsyncError(comm_, &state);
+    if (result != ncclSuccess) return "ncclCommGetAsyncError failed: " + nccl_text(result);
+    if (state == ncclSuccess || state == ncclInProgress) return {};
+    return nccl_text(state);
+  }
+
+  // Pinned buffers are slow to allocate, so they are kept by power-of-two size and reused.
+  HostBlock take_pinned(size_t bytes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    reclaim_orphans();
+    size_t capacity = 4096;
+    while (capacity < bytes) capacity *= 2;
+    auto it = idle_.find(capacity);
+    if (it != idle_.end()) {
+      HostBlock block{it->second, capacity};
+      idle_.erase(it);
+      return block;
+    }
+    HostBlock block{nullptr, capacity};
+    check_cuda(cudaHostAlloc(&block.data, capacity, cudaHostAllocPortable), "cudaHostAlloc");
+    return block;
+  }
+
+  // Blocks no pending copy uses any more.
+  void give_back(std::vector<HostBlock>& blocks) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const HostBlock& block : blocks) idle_.emplace(block.capacity, block.data);
+    blocks.clear();
+  }
+
+  // Blocks of an operation nobody waits for any more: copies into or out of them may
+  // still be queued, so they return to the pool only once `done` has completed.
+  void orphan(cudaEvent_t done, std::vector<HostBlock>& blocks) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    orphans_.push_back(Orphan{done, std::move(blocks)});
+    blocks.clear();
+  }
+
+ private:
+  struct Orphan {
+    cudaEvent_t done;
+    std::vector<HostBlock> blocks;
+  };
+
+  // Called with mutex_ held.
+  void reclaim_orphans() {
+    for (auto it = orphans_.begin(); it != orphans_.end();) {
+      if (cudaEventQuery(it->done) != cudaSuccess) {
+        ++it;
+        continue;
+      }
+      cudaEventDestroy(it->done);
+      for (const HostBlock& block : it->blocks) idle_.emplace(block.capacity, block.data);
+      it = orphans_.erase(it);
+    }
+  }
+
+  // Whether the stream ran dry within the timeout.
+  bool drain() const {
+    const auto start = std::chrono::steady_clock::now();
+    while (cudaStreamQuery(stream_) == cudaErrorNotReady) {
+      if (std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                start) >= timeout_) {
+        return false;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return true;
+  }
+
+  mutable std::mutex mutex_;
+  ncclComm_t comm_;
+  int device_;
+  int rank_;
+  int size_;
+  std::chrono::milliseconds timeout_;
+  cudaStream_t stream_ = nullptr;
+  std::string failure_;
+  std::multimap<size_t, void*> idle_;
+  std::vector<Orphan> orphans_;
+};
+
+// What wait() does once the stream is done: copy a result into the caller's tensor.
+struct CopyBack {
+  at::Tensor target;
+  at::Tensor source;  // over a pinned block, or a contiguous copy on the GPU
+};
+
+class NcclWork final : public Work {
+ public:
+  NcclWork(std::shared_ptr<NcclContext> context, std::string what, cudaEvent_t done,
+           std::vector<HostBlock> blocks, std::vector<CopyBack> copy_backs,
+           std::vector<at::Tensor> keep_alive)
+      : context_(std::move(context)),
+        what_(std::move(what)),
+        done_(done),
+        blocks_(std::move(blocks)),
+        copy_backs_(std::move(copy_backs)),
+        keep_alive_(std::move(keep_alive)) {}
+
+  ~NcclWork() override {
+    if (done_ != nullptr) context_->orphan(done_, blocks_);
+  }
+
+  // Spins briefly (decode steps' collectives take microseconds), then sleeps ever longer.
+  void wait() override {
+    const auto start = std::chrono::steady_clock::now();
+    auto pause = std::chrono::microseconds(10);
+    for (int polls = 0; !settled(); ++polls) {
+      const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(
+          std::chrono::steady_clock::now() - start);
+      if (waited >= context_->timeout()) {
+        error_ = what_ + " did not complete within " + std::to_string(context_->timeout().count()) +
+                 " ms; the NCCL communicator was aborted";
+        context_->abort(error_);
+        release(/*completed=*/false);
+        break;
+      }
+      if (polls < 1000) {
+        std::this_thread::yield();
+      } else {
+        std::this_thread::sleep_for(pause);
+        pause = std::min(pause * 2, std::chrono::microseconds(1000));
+      }
+    }
+    if (!error_.empty()) throw std::runtime_error(error_);
+  }
+
+  // As c10d's isCompleted: true also when the operation failed; wait() then throws.
+  bool is_completed() override { return settled(); }
+
+ private:
+  // Whether the operation is over, successfully or not; finishes it the first time.
+  bool settled() {
+    if (done_ == nullptr) return true;
+    DeviceGuard guard(context_->device());
+    if (const std::string why = context_->failure(); !why.empty()) {
+      error_ = what_ + " failed: the communicator was aborted: " + why;
+      release(/*completed=*/false);
+      return true;
+    }
+    const cudaError_t state = cudaEventQuery(done_);
+    if (state == cudaSuccess) {
+      try {
+        for (CopyBack& copy : copy_backs_) copy.target.copy_(copy.source);
+      } catch (const std::exception& e) {
+        error_ = what_ + ": copying the result into the tensor failed: " + e.what();
+      }
+      release(/*completed=*/true);
+      return true;
+    }
+    if (state != cudaErrorNotReady) {
+      error_ = what_ + " failed on the GPU: " + cuda_text(state);
+      context_->abort(error_);
+      release(/*completed=*/false);
+      return true;
+    }
+    if (const std::string why = context_->async_error(); !why.empty()) {
+      error_ = what_ + " failed: " + why;
+      context_->abort(error_);
+      release(/*completed=*/false);
+      return true;
+    }
+    return false;
+  }
+
+  void release(bool completed) {
+    if (completed) {
+      context_->give_back(blocks_);
+      cudaEventDestroy(done_);
+    } else {
+      context_->orphan(done_, blocks_);
+    }
+    done_ = nullptr;
+    copy_backs_.clear();
+    keep_alive_.clear();
+  }
+
+  std::shared_ptr<NcclContext> context_;
+  std::string what_;
+  cudaEvent_t done_;
+  std::vector<HostBlock> blocks_;
+  std::vector<CopyBack> copy_backs_;
+  std::vector<at::Tensor> keep_alive_;
+  std::string error_;
+};
+
+// One operation on its way onto the stream: tensors staged to the device, the NCCL
+// call(s), the copies back, then an event for its handle. Device buffers come from CUDA's
+// stream-ordered allocator: freed on the stream right after the operation, they are reused
+// without a device-wide synchronization (cudaFree's), which could wait on a receive whose
+// sender is waiting on us.
+class Launch {
+ public:
+  Launch(std::shared_ptr<NcclContext> context, OpType op, int peer)
+      : context_(std::move(context)),
+        guard_(context_->device()),
+        what_(describe(op, peer, context_->rank(), context_->size())) {
+    context_->check_usable(what_);
+    comm_ = context_->comm();
+  }
+
+  Launch(const Launch&) = delete;
+  Launch& operator=(const Launch&) = delete;
+
+  // Cleans up after an operation that threw before submit().
+  ~Launch() {
+    if (submitted_) return;
+    for (void* buffer : device_buffers_) cudaFreeAsync(buffer, context_->stream());
+    if (blocks_.empty()) return;
+    cudaEvent_t done = nullptr;
+    if (cudaEventCreateWithFlags(&done, cudaEventDisableTiming) != cudaSuccess) return;
+    if (cudaEventRecord(done, context_->stream()) != cudaSuccess) {
+      cudaEventDestroy(done);
+      return;  // the blocks stay allocated: a queued copy may still use them
+    }
+    context_->orphan(done, blocks_);
+  }
+
+  ncclComm_t comm() const { return comm_; }
+  cudaStream_t stream() const { return context_->stream(); }
+
+  // Device memory holding the tensor's data, which the operation reads.
+  void* read(const at::Tensor& tensor) {
+    if (on_gpu(tensor)) {
+      keep_alive_.push_back(tensor.contiguous());
+      return keep_alive_.back().data_ptr();
+    }
+    return stage_in(tensor).first;
+  }
+
+  // Device memory the operation writes the tensor's new data into; it is copied into the
+  // tensor when the handle completes.
+  void* write(at::Tensor& tensor) {
+    if (on_gpu(tensor)) {
+      return gpu_result(
+          tensor, tensor.is_contiguous() ? tensor : at::empty(tensor.sizes(), tensor.options()));
+    }
+    const size_t bytes = static_cast<size_t>(tensor.numel()) * tensor.element_size();
+    void* device = device_buffer(bytes);
+    const HostBlock block = take_pinned(bytes);
+    to_host_.push_back(ToHost{block.data, device, bytes});
+    copy_backs_.push_back(
+        CopyBack{tensor, at::from_blob(block.data, tensor.sizes(), tensor.options())});
+    return device;
+  }
+
+  // Both: the operation reads the tensor and writes its result back (in-place collectives).
+  void* update(at::Tensor& tensor) {
+    if (on_gpu(tensor)) return gpu_result(tensor, tensor.contiguous());
+    const auto [device, host] = stage_in(tensor);
+    const size_t bytes = static_cast<size_t>(tensor.numel()) * tensor.element_size();
+    to_host_.push_back(ToHost{host, device, bytes});
+    copy_backs_.push_back(CopyBack{tensor, at::from_blob(host, tensor.sizes(), tensor.options())});
+    return device;
+  }
+
+  // Zeroed device memory no tensor stands behind (the barrier's element).
+  void* scratch(size_t bytes) {
+    void* device = device_buffer(bytes);
+    check_cuda(cudaMemsetAsync(device, 0, bytes, stream()), "cudaMemsetAsync");
+    return device;
+  }
+
+  void check(ncclResult_t result, const char* call) const {
+    if (result != ncclSuccess) {
+      throw std::runtime_error(what_ + ": " + call + " failed: " + nccl_text(result));
+    }
+  }
+
+  // Calls that must progress together (one rank's sends and receives of an all-to-all).
+  template <typename Calls>
+  void group(Calls&& calls) {
+    check(ncclGroupStart(), "ncclGroupStart");
+    try {
+      calls();
+    } catch (...) {
+      ncclGroupEnd();
+      throw;
+    }
+    check(ncclGroupEnd(), "ncclGroupEnd");
+  }
+
+  // Queues the copies back and the completion event; the handle finishes the rest.
+  WorkPtr submit() {
+    for (const ToHost& copy : to_host_) {
+      if (copy.bytes == 0) continue;
+      check_cuda(
+          cudaMemcpyAsync(copy.host, copy.device, copy.bytes, cudaMemcpyDeviceToHost, stream()),
+          "cudaMemcpyAsync (device to host)");
+    }
+    for (void* buffer : device_buffers_) cudaFreeAsync(buffer, stream());
+    device_buffers_.clear();
+    cudaEvent_t done = nullptr;
+    check_cuda(cudaEventCreateWithFlags(&done, cudaEventDisableTiming), "cudaEventCreate");
+    if (const cudaError_t error = cudaEventRecord(done, stream()); error != cudaSuccess) {
+      cudaEventDestroy(done);
+      check_cuda(error, "cudaEventRecord");
+    }
+    submitted_ = true;
+    return std::make_shared<NcclWork>(context_, what_, done, std::move(blocks_),
+                                      std::move(copy_backs_), std::move(keep_alive_));
+  }
+
+ private:
+  struct ToHost {
+    void* host;
+    const void* device;
+    size_t bytes;
+  };
+
+  // Whether the tensor is already on this rank's GPU; CPU tensors are staged, others refused.
+  bool on_gpu(const at::Tensor& tensor) const {
+    if (!tensor.defined()) throw std::invalid_argument(what_ + ": the tensor is undefined");
+    if (tensor.is_cpu()) return false;
+    if (tensor.is_cuda() && tensor.device().index() == context_->device()) return true;
+    throw std::invalid_argument(
+        what_ + ": the tensor is on " + tensor.device().str() +
+        "; this rank takes CPU tensors or cuda:" + std::to_string(context_->device()) + " ones");
+  }
+
+  // A contiguous GPU tensor the operation writes; copied into `tensor` when it differs.
+  void* gpu_result(at::Tensor& tensor, at::Tensor result) {
+    if (!result.is_same(tensor)) copy_backs_.push_back(CopyBack{tensor, result});
+    keep_alive_.push_back(result);
+    return result.data_ptr();
+  }
+
+  // The tensor's data copied into a pinned block (now, so the caller may reuse the
+  // tensor at once) and from there to device memory (on the stream). Returns both.
+  std::pair<void*, void*> stage_in(const at::Tensor& tensor) {
+    const at::Tensor contiguous = tensor.contiguous();
+    const size_t bytes = contiguous.nbytes();
+    const HostBlock block = take_pinned(bytes);
+    if (bytes > 0) std::memcpy(block.data, contiguous.data_ptr(), bytes);
+    void* device = device_buffer(bytes);
+    if (bytes > 0) {
+      check_cuda(cudaMemcpyAsync(device, block.data, bytes, cudaMemcpyHostToDevice, stream()),
+                 "cudaMemcpyAsync (host to device)");
+    }
+    return {device, block.data};
+  }
+
+  HostBlock take_pinned(size_t bytes) {
+    blocks_.push_back(context_->take_pinned(bytes));
+    return blocks_.back();
+  }
+
+  void* device_buffer(size_t bytes) {
+    void* buffer = nullptr;
+    check_cuda(cudaMallocAsync(&buffer, std::max<size_t>(bytes, 1), stream()), "cudaMallocAsync");
+    device_buffers_.push_back(buffer);
+    return buffer;
+  }
+
+  std::shared_ptr<NcclContext> context_;
+  DeviceGuard guard_;
+  std::string what_;
+  ncclComm_t comm_ = nullptr;
+  std::vector<void*> device_buffers_;
+  std::vector<HostBlock> blocks_;
+  std::vector<ToHost> to_host_;
+  std::vector<CopyBack> copy_backs_;
+  std::vector<at::Tensor> keep_alive_;
+  bool submitted_ = false;
+};
+
+// A point-to-point transfer of one grouped exchange.
+struct Transfer {
+  int peer;
+  void* buffer;
+  size_t count;  // elements
+};
+
+char* at_element(void* base, size_t element, size_t element_size) {
+  return static_cast<char*>(base) + element * element_size;
+}
+
+class NcclComm final : public Comm {
+ public:
+  explicit NcclComm(std::shared_ptr<NcclContext> context) : context_(std::move(context)) {}
+
+  int rank() const override { return context_->rank(); }
+  int size() const override { return context_->size(); }
+
+  // NCCL has no tags: `tag` is ignored, and a pair's messages match in posting order.
+  WorkPtr isend(const at::Tensor& tensor, int dst, int /*tag*/) override {
+    check_peer(OpType::kSend, dst);
+    const ncclDataType_t type = nccl_type(tensor.scalar_type(), OpType::kSend);
+    Launch launch(context_, OpType::kSend, dst);
+    void* data = launch.read(tensor);
+    launch.check(ncclSend(data, count(tensor), type, dst, launch.comm(), launch.stream()),
+                 "ncclSend");
+    return launch.submit();
+  }
+
+  WorkPtr irecv(at::Tensor& tensor, int src, int /*tag*/) override {
+    check_peer(OpType::kRecv, src);
+    const ncclDataType_t type = nccl_type(tensor.scalar_type(), OpType::kRecv);
+    Launch launch(context_, OpType::kRecv, src);
+    void* data = launch.write(tensor);
+    launch.check(ncclRecv(data, count(tensor), type, src, launch.comm(), launch.stream()),
+                 "ncclRecv");
+    return launch.submit();
+  }
+
+  WorkPtr ibroadcast(at::Tensor& tensor, int root) override {
+    check_root(OpType::kBroadcast, root);
+    const ncclDataType_t type = nccl_type(tensor.scalar_type(), OpType::kBroadcast);
+    Launch launch(context_, OpType::kBroadcast, root);
+    // Root's tensor is only read; the others' is only written.
+    void* data = rank() == root ? launch.read(tensor) : launch.write(tensor);
+    launch.check(
+        ncclBroadcast(data, data, count(tensor), type, root, launch.comm(), launch.stream()),
+        "ncclBroadcast");
+    return launch.submit();
+  }
+
+  WorkPtr iall_reduce(at::Tensor& tensor, ReduceOp op) override {
+    const ncclDataType_t type = nccl_type(tensor.scalar_type(), OpType::kAllReduce);
+    Launch launch(context_, OpType::kAllReduce, -1);
+    void* data = launch.update(tensor);
+    launch.check(
+        ncclAllReduce(data, data, count(tensor), type, nccl_op(op), launch.comm(), launch.stream()),
+        "ncclAllReduce");
+    return launch.submit();
+  }
+
+  WorkPtr iall_gather(at::Tensor& output, const at::Tensor& input) override {
+    const ncclDataType_t type = same_type(OpType::kAllGather, output, input);
+    check_numel(OpType::kAllGather, "output", output, input.numel() * size());
+    Launch launch(context_, OpType::kAllGather, -1);
+    void* in = launch.read(input);
+    void* out = launch.write(output);
+    launch.check(ncclAllGather(in, out, count(input), type, launch.comm(), launch.stream()),
+                 "ncclAllGather");
+    return launch.submit();
+  }
+
+  // An all-reduce of one element: NCCL has no barrier of its own.
+  WorkPtr ibarrier() override {
+    Launch launch(context_, OpType::kBarrier, -1);
+    void* element = launch.scratch(sizeof(float));
+    launch.check(
+        ncclAllReduce(element, element, 1, ncclFloat32, ncclSum, launch.comm(), launch.stream()),
+        "ncclAllReduce");
+    return launch.submit();
+  }
+
+  WorkPtr ireduce_scatter(at::Tensor& output, const at::Tensor& input, ReduceOp op) override {
+    const ncclDataType_t type = same_type(OpType::kReduceScatter, output, input);
+    check_numel(OpType::kReduceScatter, "input", input, output.numel() * size());
+    Launch launch(context_, OpType::kReduceScatter, -1);
+    void* in = launch.read(input);
+    void* out = launch.write(output);
+    launch.check(ncclReduceScatter(in, out, count(output), type, nccl_op(op), launch.comm(),
+                                   launch.stream()),
+                 "ncclReduceScatter");
+    return launch.submit();
+  }
+
+  WorkPtr iall_to_all(at::Tensor& output, const at::Tensor& input) override {
+    const ncclDataType_t type = same_type(OpType::kAllToAll, output, input);
+    check_numel(OpType::kAllToAll, "output", output, input.numel());
+    if (input.numel() % size() != 0) {
+      throw invalid(OpType::kAllToAll, std::to_string(input.numel()) +
+                                           " elements do not split into " + std::to_string(size()) +
+                                           " equal blocks");
+    }
+    const size_t block = static_cast<size_t>(input.numel() / size());
+    Launch launch(context_, OpType::kAllToAll, -1);
+    void* in = launch.read(input);
+    void* out = launch.write(output);
+#if UNIFERENCE_NCCL_HAS_ALLTOALL_GATHER_SCATTER
+    launch.check(ncclAlltoAll(in, out, block, type, launch.comm(), launch.stream()),
+                 "ncclAlltoAll");
+#else
+    std::vector<Transfer> sends, receives;
+    for (int peer = 0; peer < size(); ++peer) {
+      const size_t first = static_cast<size_t>(peer) * block;
+      sends.push_back(Transfer{peer, at_element(in, first, input.element_size()), block});
+      receives.push_back(Transfer{peer, at_element(out, first, output.element_size()), block});
+    }
+    exchange(launch, type, sends, receives);
+#endif
+    return launch.submit();
+  }
+
+  WorkPtr iall_to_all_v(at::Tensor& output, const at::Tensor& input,
+                        const std::vector<int64_t>& output_splits,
+                        const std::vector<int64_t>& input_splits) override {
+    const ncclDataType_t type = same_type(OpType::kAllToAll, output, input);
+    const std::vector<size_t> send_counts = split_counts(input, input_splits, "input");
+    const std::vector<size_t> receive_counts = split_counts(output, output_splits, "output");
+    Launch launch(context_, OpType::kAllToAll, -1);
+    void* in = launch.read(input);
+    void* out = launch.write(output);
+    std::vector<Transfer> sends, receives;
+    size_t sent = 0, received = 0;
+    for (int peer = 0; peer < size(); ++peer) {
+      const size_t s = send_counts[size_t(peer)], r = receive_counts[size_t(peer)];
+      // Both sides skip empty blocks alike: the sizes agree across ranks, as in c10d.
+      if (s > 0) sends.push_back(Transfer{peer, at_element(in, sent, input.element_size()), s});
+      if (r > 0) {
+        receives.push_back(Transfer{peer, at_element(out, received, output.element_size()), r});
+      }
+      sent += s;
+      received += r;
+    }
+    exchange(launch, type, sends, receives);
+    return launch.submit();
+  }
+
+  WorkPtr ireduce(at::Tensor& tensor, int root, ReduceOp op) override {
+    check_root(OpType::kReduce, root);
+    const ncclDataType_t type = nccl_type(tensor.scalar_type(), OpType::kReduce);
+    Launch launch(context_, OpType::kReduce, root);
+    // Only root's tensor takes the result; the others' stay as they are.
+    void* data = rank() == root ? launch.update(tensor) : launch.read(tensor);
+    launch.check(ncclReduce(data, data, count(tensor), type, nccl_op(op), root, launch.comm(),
+                            launch.stream()),
+                 "ncclReduce");
+    return launch.submit();
+  }
+
+  WorkPtr igather(at::Tensor& output, const at::Tensor& input, int root) override {
+    check_root(OpType::kGather, root);
+    const bool is_root = rank() == root;
+    const ncclDataType_t type = is_root ? same_type(OpType::kGather, output, input)
+                                        : nccl_type(input.scalar_type(), OpType::kGather);
+    if (is_root) check_numel(OpType::kGather, "output", output, input.numel() * size());
+    Launch launch(context_, OpType::kGather, root);
+    void* in = launch.read(input);
+    void* out = is_root ? launch.write(output) : nullptr;  // NCCL reads it at root only
+    const size_t n = count(input);
+#if UNIFERENCE_NCCL_HAS_ALLTOALL_GATHER_SCATTER
+    launch.check(ncclGather(in, out, n, type, root, launch.comm(), launch.stream()), "ncclGather");
+#else
+    std::vector<Transfer> receives;
+    if (is_root) {
+      for (int peer = 0; peer < size(); ++peer) {
+        receives.push_back(
+            Transfer{peer, at_element(out, size_t(peer) * n, input.element_size()), n});
+      }
+    }
+    exchange(launch, type, {Transfer{root, in, n}}, receives);
+#endif
+    return launch.submit();
+  }
+
+  WorkPtr iscatter(at::Tensor& output, const at::Tensor& input, int root) override {
+    check_root(OpType::kScatter, root);
+    const bool is_root = rank() == root;
+    const ncclDataType_t type = is_root ? same_type(OpType::kScatter, output, input)
+                                        : nccl_type(output.scalar_type(), OpType::kScatter);
+    if (is_root) check_numel(OpType::kScatter, "input", input, output.numel() * size());
+    Launch launch(context_, OpType::kScatter, root);
+    void* in = is_root ? launch.read(input) : nullptr;  // NCCL reads it at root only
+    void* out = launch.write(output);
+    const size_t n = count(output);
+#if UNIFERENCE_NCCL_HAS_ALLTOALL_GATHER_SCATTER
+    launch.check(ncclScatter(in, out, n, type, root, launch.comm(), launch.stream()),
+                 "ncclScatter");
+#else
+    std::vector<Transfer> sends;
+    if (is_root) {
+      for (int peer = 0; peer < size(); ++peer) {
+        sends.push_back(Transfer{peer, at_element(in, size_t(peer) * n, output.element_size()), n});
+      }
+    }
+    exchange(launch, type, sends, {Transfer{root, out, n}});
+#endif
+    return launch.submit();
+  }
+
+  // ncclCommSplit: members share one color and are ordered by their place in `ranks`;
+  // the others pass NCCL_SPLIT_NOCOLOR and get no communicator.
+  std::shared_ptr<Comm> split(const std::vector<int>& ranks) override {
+    std::vector<int> sorted = ranks;
+    std::sort(sorted.begin(), sorted.end());
+    if (sorted.empty() || sorted.front() < 0 || sorted.back() >= size() ||
+        std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+      throw std::invalid_argument("nccl split on rank " + std::to_string(rank()) +
+                                  ": the rank list must be non-empty, without repeats, and "
+                                  "within the group of " +
+                                  std::to_string(size()));
+    }
+    const auto me = std::find(ranks.begin(), ranks.end(), rank());
+    const bool member = me != ranks.end();
+    const int position = member ? static_cast<int>(me - ranks.begin()) : 0;
+    const std::string what =
+        "nccl split (rank " + std::to_string(rank()) + " of " + std::to_string(size()) + ")";
+    DeviceGuard guard(context_->device());
+    context_->check_usable(what);
+    ncclComm_t child = nullptr;
+    check_nccl(
+        ncclCommSplit(context_->comm(), member ? 0 : NCCL_SPLIT_NOCOLOR, position, &child, nullptr),
+        what + ": ncclCommSplit");
+    if (!member) return nullptr;
+    return std::make_shared<NcclComm>(std::make_shared<NcclContext>(
+        child, context_->device(), position, static_cast<int>(ranks.size()), context_->timeout()));
+  }
+
+ private:
+  static size_t count(const at::Tensor& tensor) { return static_cast<size_t>(tensor.numel()); }
+
+  std::invalid_argument invalid(OpType op, const std::string& detail) const {
+    return std::invalid_argument(std::string("nccl ") + op_name(op) + " on rank " +
+                                 std::to_string(rank()) + ": " + detail);
+  }
+
+  void check_peer(OpType op, int peer) const {
+    if (peer < 0 || peer >= size()) {
+      throw invalid(op, "rank " + std::to_string(peer) + " is not in this group of " +
+                            std::to_string(size()));
+    }
+    if (peer == rank()) throw invalid(op, "a rank cannot send to or receive from itself over NCCL");
+  }
+
+  void check_root(OpType op, int root) const {
+    if (root < 0 || root >= size()) {
+      throw invalid(op, "root " + std::to_string(root) + " is not in this group of " +
+                            std::to_string(size()));
+    }
+  }
+
+  void check_numel(OpType op, const char* what, const at::Tensor& tensor, int64_t expected) const {
+    const int64_t has = tensor.defined() ? tensor.numel() : 0;
+    if (has != expected) {
+      throw invalid(op, std::string(what) + " has " + std::to_string(has) + " elements, expected " +
+                            std::to_string(expected));
+    }
+  }
+
+  ncclDataType_t same_type(OpType op, const at::Tensor& output, const at::Tensor& input) const {
+    if (!output.defined() || !input.defined()) throw invalid(op, "a tensor is undefined");
+    if (output.scalar_type() != input.scalar_type()) {
+      throw invalid(op, std::string("output is ") + c10::toString(output.scalar_type()) +
+                            " but input is " + c10::toString(input.scalar_type()));
+    }
+    return nccl_type(input.scalar_type(), op);
+  }
+
+  // The elements each peer's block holds, from its rows (dim 0) as all_to_all_v gives them.
+  std::vector<size_t> split_counts(const at::Tensor& tensor, const std::vector<int64_t>& rows,
+                                   const char* what) const {
+    if (rows.size() != static_cast<size_t>(size())) {
+      throw invalid(OpType::kAllToAll, std::string(what) + " splits has " +
+                                           std::to_string(rows.size()) +
+                                           " entries for a group of " + std::to_string(size()));
+    }
+    const int64_t row =
+        tensor.dim() == 0 || tensor.size(0) == 0 ? 0 : tensor.numel() / tensor.size(0);
+    std::vector<size_t> counts;
+    int64_t total = 0;
+    for (int64_t r : rows) {
+      if (r < 0) throw invalid(OpType::kAllToAll, "negative split " + std::to_string(r));
+      counts.push_back(static_cast<size_t>(r * row));
+      total += r;
+    }
+    check_numel(OpType::kAllToAll, what, tensor, total * row);
+    return counts;
+  }
+
+  static void exchange(Launch& launch, ncclDataType_t type, const std::vector<Transfer>& sends,
+                       const std::vector<Transfer>& receives) {
+    launch.group([&] {
+      for (const Transfer& t : sends) {
+        launch.check(ncclSend(t.buffer, t.count, type, t.peer, launch.comm(), launch.stream()),
+                     "ncclSend");
+      }
+      for (const Transfer& t : receives) {
+        launch.check(ncclRecv(t.buffer, t.count, type, t.peer, launch.comm(), launch.stream()),
+                     "ncclRecv");
+      }
+    });
+  }
+
+  std::shared_ptr<NcclContext> context_;
+};
+
+std::string visible_gpus_problem() {
+  int count = 0;
+  const cudaError_t error = cudaGetDeviceCount(&count);
+  if (error != cudaSuccess) {
+    cudaGetLastError();  // not sticky, but leave no error behind for later calls to find
+    return "no GPU visible: cudaGetDeviceCount says " + cuda_text(error);
+  }
+  if (count == 0) return "no GPU visible: cudaGetDeviceCount says 0 devices";
+  return {};
+}
+
+ncclUniqueId exchange_unique_id(c10d::Store& store, int rank) {
+  ncclUniqueId id;
+  if (rank == 0) {
+    check_nccl(ncclGetUniqueId(&id), "nccl backend: ncclGetUniqueId");
+    const auto* bytes = reinterpret_cast<const uint8_t*>(&id);
+    store.set(kUidKey, std::vector<uint8_t>(bytes, bytes + sizeof(id)));
+    return id;
+  }
+  const std::vector<uint8_t> bytes = store.get(kUidKey);  // waits for rank 0
+  if (bytes.size() != sizeof(id)) {
+    throw std::runtime_error("nccl backend: the store's " + std::string(kUidKey) + " holds " +
+                             std::to_string(bytes.size()) + " bytes, not an NCCL unique id (" +
+                             std::to_string(sizeof(id)) + ")");
+  }
+  std::memcpy(&id, bytes.data(), sizeof(id));
+  return id;
+}
+
+}  // namespace
+
+bool nccl_compiled_in() { return true; }
+
+std::string nccl_unavailable() { return visible_gpus_problem(); }
+
+int visible_gpu_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return count;
+}
+
+std::string nccl_version_text() {
+  int code = 0;
+  if (ncclGetVersion(&code) != ncclSuccess) return {};
+  // NCCL_VERSION's two encodings: major * 1000 + ... up to 2.8, major * 10000 + ... since.
+  const int major = code >= 10000 ? code / 10000 : code / 1000;
+  const int minor = code >= 10000 ? (code % 10000) / 100 : (code % 1000) / 100;
+  return "NCCL " + std::to_string(major) + "." + std::to_string(minor) + "." +
+         std::to_string(code % 100);
+}
+
+std::unique_ptr<Comm> make_nccl_comm(const c10::intrusive_ptr<c10d::Store>& store,
+                                     const RankPlacement& placement,
+                                     std::chrono::milliseconds timeout) {
+  if (const std::string why = nccl_unavailable(); !why.empty()) {
+    throw std::runtime_error("the nccl backend is unavailable: " + why);
+  }
+  if (!store) throw std::invalid_argument("nccl backend: no store to meet the other ranks in");
+  if (placement.world < 1 || placement.rank < 0 || placement.rank >= placement.world) {
+    throw std::invalid_argument("nccl backend: rank " + std::to_string(placement.rank) +
+                                " is not in a world of " + std::to_string(placement.world));
+  }
+  int gpus = 0;
+  check_cuda(cudaGetDeviceCount(&gpus), "cudaGetDeviceCount");
+  if (placement.local_rank < 0 || placement.local_rank >= gpus) {
+    throw std::runtime_error("nccl backend: rank " + std::to_string(placement.rank) +
+                             " has local rank " + std::to_string(placement.local_rank) + " but " +
+                             std::to_string(gpus) +
+                             " GPU(s) are visible; NCCL drives one GPU per rank");
+  }
+  DeviceGuard guard(placement.local_rank);
+  const ncclUniqueId id = exchange_unique_id(*store, placement.rank);
+  ncclComm_t comm = nullptr;
+  check_nccl(ncclCommInitRank(&comm, placement.world, id, placement.rank),
+             "nccl backend: ncclCommInitRank (rank " + std::to_string(placement.rank) + " of " +
+                 std::to_string(placement.world) + ")");
+  return std::make_unique<NcclComm>(std::make_shared<NcclContext>(
+      comm, placement.local_rank, placement.rank, placement.world, timeout));
+}
+
+#endif  // UNIFERENCE_HAVE_NCCL
+
+}  // namespace uniference
