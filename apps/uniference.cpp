@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <functional>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,7 @@ const char* kUsage = R"(usage: uniference run SCENARIO.json [--out DIR] [--set P
        uniference colltest SCENARIO.json [--op OP] [--algorithm NAME] [--attribute NAME=VALUE]...
                            [--preset NAME] [--ranks N] [--min-bytes B] [--max-bytes B]
                            [--step-factor F] [--warmup N] [--iters N] [--csv FILE] [--plot FILE.png]
-                           [--set POINTER=VALUE]...
+                           [--backend gloo|nccl] [--set POINTER=VALUE]...
        uniference launch (-n N | --netns NS1,NS2,...) SCENARIO.json [--master-addr HOST]
                          [--master-port PORT] [--backend gloo|nccl] [--timeout S]
                          [--rendezvous-timeout S] [--out DIR] [--set POINTER=VALUE]... [--quiet]
@@ -63,6 +64,8 @@ commands:
                       --ranks (default: the scenario's), --min-bytes and --max-bytes (64K,
                         1M, 2G or bytes; default 1K and 1M), --step-factor (default 2),
                         --warmup (default 1), --iters (default 3)
+                      --backend gloo|nccl: the same sweep for real, --ranks processes on
+                        this host (CPU float32 tensors), not the scenario's network
                       --csv FILE: op,ranks,bytes,algorithm,time_s,algbw_GBps,busbw_GBps
                       --plot FILE.png: bus bandwidth against size, through gnuplot
   launch SCENARIO.json
@@ -136,7 +139,30 @@ int reporting_errors(const std::function<int()>& body) {
   }
 }
 
-int colltest_command(const std::vector<std::string>& args) {
+// colltest --backend: the same sweep on `ranks` real processes, launched here.
+int real_colltest(const uniference::ColltestOptions& options, int ranks, const std::string& csv,
+                  const std::string& plot, const char* argv0) {
+  uniference::check_colltest(options, ranks);
+  uniference::LaunchOptions launch;
+  launch.ranks = ranks;
+  launch.deploy_binary = uniference::deploy_binary_beside(argv0);
+  const auto absolute = [](const std::string& path) {
+    return std::filesystem::absolute(path).string();
+  };
+  std::ostringstream step;
+  step << options.step_factor;
+  launch.deploy_args = {"colltest", "--backend", options.backend, "--op", options.op,
+                        "--min-bytes", std::to_string(options.min_bytes),
+                        "--max-bytes", std::to_string(options.max_bytes),
+                        "--step-factor", step.str(),
+                        "--warmup", std::to_string(options.warmup),
+                        "--iters", std::to_string(options.iters)};
+  if (!csv.empty()) launch.deploy_args.insert(launch.deploy_args.end(), {"--csv", absolute(csv)});
+  if (!plot.empty()) launch.deploy_args.insert(launch.deploy_args.end(), {"--plot", absolute(plot)});
+  return uniference::launch(launch);
+}
+
+int colltest_command(const std::vector<std::string>& args, const char* argv0) {
   uniference::ColltestOptions options;
   std::string scenario_path, csv, plot;
   std::vector<std::string> overrides;
@@ -155,6 +181,7 @@ int colltest_command(const std::vector<std::string>& args) {
         if (eq == std::string::npos) throw std::invalid_argument("--attribute needs NAME=VALUE");
         options.attributes.emplace_back(v.substr(0, eq), v.substr(eq + 1));
       } else if (a == "--preset") options.preset = value();
+      else if (a == "--backend") options.backend = value();
       else if (a == "--ranks") options.ranks = std::stoi(value());
       else if (a == "--min-bytes") options.min_bytes = uniference::parse_byte_count(value());
       else if (a == "--max-bytes") options.max_bytes = uniference::parse_byte_count(value());
@@ -169,8 +196,20 @@ int colltest_command(const std::vector<std::string>& args) {
       else throw std::invalid_argument("more than one scenario given");
     }
     if (scenario_path.empty()) throw std::invalid_argument("colltest needs a scenario file");
+    if (!options.backend.empty() && (!options.algorithm.empty() || !options.preset.empty())) {
+      throw std::invalid_argument("--algorithm and --preset choose for the simulator; with --backend "
+                                  "the library chooses");
+    }
   } catch (const std::exception& e) {
     return usage_error(std::string("colltest: ") + e.what());
+  }
+  if (!options.backend.empty()) {
+    return reporting_errors([&] {
+      const uniference::CheckedScenario checked =
+          uniference::check_scenario(uniference::load_scenario(scenario_path, overrides));
+      return real_colltest(options, options.ranks > 0 ? options.ranks : checked.ranks, csv, plot,
+                           argv0);
+    });
   }
   return reporting_errors([&] {
     const uniference::CheckedScenario checked =
@@ -186,7 +225,7 @@ int colltest_command(const std::vector<std::string>& args) {
     }
     std::cout << uniference::colltest_table(rows);
     if (!csv.empty()) uniference::write_file_atomically(csv, uniference::colltest_csv(rows));
-    if (!plot.empty()) uniference::plot_colltest(rows, plot);
+    if (!plot.empty()) uniference::plot_colltest(rows, plot, "simulated");
     return 0;
   });
 }
@@ -244,7 +283,7 @@ int main(int argc, char** argv) {
   }
   const std::string command = args[0];
   if (command == "reference") return reference_command(args);
-  if (command == "colltest") return colltest_command(args);
+  if (command == "colltest") return colltest_command(args, argv[0]);
   if (command == "launch") return launch_command(args, argv[0]);
   if (command != "run" && command != "validate") {
     return usage_error("unknown command '" + command + "'");

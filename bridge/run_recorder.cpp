@@ -20,20 +20,20 @@ RankStats& RunRecorder::stats(int rank) {
 void RunRecorder::compute(int rank, int64_t start_ns, int64_t end_ns, const std::string& label) {
   stats(rank).compute_ns += end_ns - start_ns;
   record_.spans.push_back(Span{rank, Span::Kind::kCompute, label.empty() ? "compute" : label,
-                               start_ns, end_ns, 0, -1});
+                               start_ns, end_ns, 0, -1, ""});
 }
 
 void RunRecorder::comm_flight(int rank, const std::string& operation, const std::string& label,
                               int64_t issued_ns, int64_t completed_ns, uint64_t bytes, int peer) {
-  Span span{rank, Span::Kind::kFlight, operation, issued_ns, completed_ns, bytes, peer};
-  span.label = label;
-  record_.spans.push_back(std::move(span));
+  record_.spans.push_back(
+      Span{rank, Span::Kind::kFlight, operation, issued_ns, completed_ns, bytes, peer, label});
 }
 
 void RunRecorder::comm_wait(int rank, const std::string& operation, int64_t start_ns,
                             int64_t end_ns, uint64_t bytes, int peer) {
   stats(rank).comm_wait_ns += end_ns - start_ns;
-  record_.spans.push_back(Span{rank, Span::Kind::kComm, operation, start_ns, end_ns, bytes, peer});
+  record_.spans.push_back(
+      Span{rank, Span::Kind::kComm, operation, start_ns, end_ns, bytes, peer, ""});
 }
 
 void RunRecorder::memory(int rank, uint64_t weights, uint64_t kv_cache, uint64_t activations) {

@@ -1,6 +1,5 @@
 #include "apps/deploy/deploy_rank.h"
 
-#include "apps/deploy/peer_watch.h"
 #include "apps/deploy/rank_timeline.h"
 #include "apps/deploy/timed_comm.h"
 #include "apps/record_json.h"
@@ -28,26 +27,6 @@ std::string degree_keys(const ParallelSpec& parallel) {
   return keys.empty() ? "every degree 1" : keys;
 }
 
-std::string record_key(int rank) { return "record/" + std::to_string(rank); }
-
-void put(c10d::Store& store, const std::string& key, const std::string& text) {
-  store.set(key, std::vector<uint8_t>(text.begin(), text.end()));
-}
-
-std::string get(c10d::Store& store, const std::string& key) {
-  const std::vector<uint8_t> value = store.get(key);
-  return std::string(value.begin(), value.end());
-}
-
-// Rank 0: every rank's record, merged.
-RunRecord gather_records(c10d::Store& store, int world) {
-  std::vector<RunRecord> parts;
-  for (int r = 0; r < world; ++r) {
-    parts.push_back(record_from_json(nlohmann::json::parse(get(store, record_key(r)))));
-  }
-  return merge_rank_records(parts);
-}
-
 // The label sink is the process's; it is removed on every way out.
 class LabelSinkScope {
  public:
@@ -73,45 +52,25 @@ void check_deployment(const Scenario& scenario, const CheckedCompute& checked,
                         "a deployment computes and sends real tensors; shape-only models are for "
                         "simulation");
   }
-  if (options.placement.rank < 0 || options.placement.rank >= world) {
-    throw ScenarioError(scenario.source, "/parallel",
-                        "RANK " + std::to_string(options.placement.rank) +
-                            " is not in a world of " + std::to_string(world));
-  }
 }
 
 std::string run_deploy_rank(const Scenario& scenario, const CheckedCompute& checked,
                             const DeployOptions& options) {
-  const DeployBackend& backend = deploy_backends().at(options.backend);
-  const std::string why_not = backend.unavailable();
+  DeploySession session(options);
+  const std::string unconnected = session.open();
+  if (!unconnected.empty()) return unconnected;
   const int rank = options.placement.rank;
   const int world = options.placement.world;
-  const std::string who = "rank " + std::to_string(rank) + ": ";
-  if (!why_not.empty()) return who + "backend " + backend.name + " cannot run here: " + why_not;
-
-  c10::intrusive_ptr<c10d::Store> store;
-  std::unique_ptr<PeerWatch> watch;
-  std::shared_ptr<Comm> comm;
-  RankPlacement placement = options.placement;
-  try {
-    placement.address =
-        local_address_toward(options.rendezvous.master_addr, options.rendezvous.master_port);
-    store = open_store(options.rendezvous, rank, world);
-    watch = std::make_unique<PeerWatch>(options.rendezvous, rank, world);
-    comm = backend.make(store, placement, options.timeout);
-  } catch (const std::exception& e) {
-    return who + first_line(e.what());
-  }
 
   RankTimeline timeline(rank, world);
-  TimedComm timed(comm, timeline, [&] {
+  TimedComm timed(session.world(), timeline, [&] {
     std::vector<int> ranks(static_cast<size_t>(world));
     std::iota(ranks.begin(), ranks.end(), 0);
     return ranks;
   }());
   StrategyInputs inputs = strategy_inputs(scenario, checked);
   inputs.weights_loaded = [&] {
-    timeline.set_origin(agree_on_origin(*store, world, RankTimeline::clock_ns()));
+    timeline.set_origin(agree_on_origin(session.store(), world, RankTimeline::clock_ns()));
   };
   inputs.on_memory = [&](const MemoryUse& use) {
     timeline.memory(use.weights, use.kv_cache, use.activations);
@@ -125,38 +84,28 @@ std::string run_deploy_rank(const Scenario& scenario, const CheckedCompute& chec
     }
   };
 
-  std::string failure;
-  try {
-    LabelSinkScope labels(timeline);
-    run_strategy(*checked.strategy, timed, inputs);
-    timeline.finished();
-    put(*store, record_key(rank), record_to_json(timeline.record()).dump());
+  return session.run([&] {
+    {
+      LabelSinkScope labels(timeline);
+      run_strategy(*checked.strategy, timed, inputs);
+      timeline.finished();
+    }
+    RunRecord own = timeline.record();
+    own.deployed_on = session.backend();
+    const std::vector<std::string> parts =
+        session.gather_at_zero("record", record_to_json(own).dump());
     if (rank == 0) {
-      RunRecord merged = gather_records(*store, world);
+      std::vector<RunRecord> records;
+      for (const std::string& part : parts) records.push_back(record_from_json(nlohmann::json::parse(part)));
+      RunRecord merged = merge_rank_records(records);
       merged.device_memory_bytes = uint64_t(checked.device.memory_bytes);
-      merged.deployed_on = backend.name;
       std::cout << summary_table(scenario, merged);
       write_outputs(scenario, merged, options.out_dir);
     }
-    RunRecord own = timeline.record();
-    own.deployed_on = backend.name;
     own.ranks = {own.ranks[size_t(rank)]};
     write_outputs(scenario, own,
                   (std::filesystem::path(options.out_dir) / ("rank" + std::to_string(rank))).string());
-  } catch (const std::exception& e) {
-    failure = who + first_line(e.what());
-    const std::string lost = watch->lost_peers();
-    failure += lost.empty() ? "; every peer is still alive" : "; lost peer: " + lost;
-  }
-  if (!failure.empty()) {
-    // A failed group's destructor waits for its stuck operations to time out; the process
-    // exits without running it.
-    static std::shared_ptr<Comm> abandoned;
-    abandoned = comm;
-  }
-  comm.reset();
-  watch->leave(options.timeout);
-  return failure;
+  });
 }
 
 }  // namespace uniference

@@ -4,23 +4,11 @@
 #pragma once
 
 #include "apps/compute_check.h"
-#include "apps/deploy/rendezvous.h"
-#include "compute/backends/backend.h"
+#include "apps/deploy/deploy_session.h"
 
-#include <chrono>
 #include <string>
 
 namespace uniference {
-
-struct DeployOptions {
-  std::string backend = "gloo";
-  RendezvousOptions rendezvous;
-  RankPlacement placement;
-  // Bounds every communication call, and how long ranks wait for each other at the end.
-  std::chrono::milliseconds timeout{120000};
-  std::string out_dir;  // rank 0 writes the merged outputs here, rank r also rank<r>/
-  bool progress = true;
-};
 
 // Runs this rank; returns "" when it completed, else what went wrong (naming this rank,
 // and the lost peer when one was lost).

@@ -20,7 +20,7 @@ PeerWatch::PeerWatch(const RendezvousOptions& options, int rank, int world,
         std::lock_guard<std::mutex> lock(store_mutex_);
         store_->add(beat_key(rank_), 1);
       } catch (const std::exception&) {
-        return;  // the store is gone; lost_peers() says so
+        return;  // the store is gone; census() says so
       }
       std::this_thread::sleep_for(interval_);
     }
@@ -39,43 +39,49 @@ std::vector<int64_t> PeerWatch::beats() {
   return counts;
 }
 
-bool PeerWatch::has_left(int rank) {
+int64_t PeerWatch::left(int rank) {
   std::lock_guard<std::mutex> lock(store_mutex_);
-  return store_->check({left_key(rank)});
+  return store_->add(left_key(rank), 0);
 }
 
-std::string PeerWatch::lost_peers() {
+std::string PeerWatch::census() {
   const auto silence = interval_ * 5;
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.1f", double(silence.count()) / 1000.0);
   try {
     const std::vector<int64_t> before = beats();
     std::this_thread::sleep_for(silence);
     const std::vector<int64_t> after = beats();
-    std::string lost;
+    std::string lost, failed;
     for (int r = 0; r < world_; ++r) {
-      if (r == rank_ || after[size_t(r)] != before[size_t(r)] || has_left(r)) continue;
-      char seconds[32];
-      std::snprintf(seconds, sizeof seconds, "%.1f", double(silence.count()) / 1000.0);
+      if (r == rank_) continue;
+      const int64_t state = left(r);
+      if (state == 2) failed += std::string(failed.empty() ? "" : ", ") + "rank " + std::to_string(r);
+      if (state != 0 || after[size_t(r)] != before[size_t(r)]) continue;
       lost += std::string(lost.empty() ? "" : ", ") + "rank " + std::to_string(r) +
               " (no heartbeat for " + seconds + " s)";
     }
-    return lost;
+    if (!lost.empty()) return "lost peer: " + lost;
+    if (!failed.empty()) return failed + " failed and left";
+    return "every peer is still alive";
   } catch (const std::exception&) {
-    return rank_ == 0 ? "" : "rank 0 (it served the rendezvous store, now unreachable)";
+    if (rank_ == 0) return "the rendezvous store failed";
+    return "lost peer: rank 0 (it served the rendezvous store, now unreachable)";
   }
 }
 
-void PeerWatch::leave(std::chrono::milliseconds linger) {
+void PeerWatch::leave(bool failed, std::chrono::milliseconds linger) {
   try {
     {
       std::lock_guard<std::mutex> lock(store_mutex_);
-      store_->set(left_key(rank_), {1});
+      store_->add(left_key(rank_), failed ? 2 : 1);
     }
     if (rank_ != 0) return;
     const auto deadline = std::chrono::steady_clock::now() + linger;
     std::vector<int64_t> last = beats();
     auto last_change = std::chrono::steady_clock::now();
     for (int r = 1; r < world_ && std::chrono::steady_clock::now() < deadline;) {
-      if (has_left(r)) {
+      if (left(r) != 0) {
         ++r;
         last_change = std::chrono::steady_clock::now();
         continue;

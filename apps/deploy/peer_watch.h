@@ -25,18 +25,20 @@ class PeerWatch {
   PeerWatch(const PeerWatch&) = delete;
   PeerWatch& operator=(const PeerWatch&) = delete;
 
-  // After a failure: "rank 2 (no heartbeat for 1.0 s)", "rank 0 (it served the rendezvous
-  // store, now unreachable)", or "" when every peer still beats. Takes a few intervals.
-  std::string lost_peers();
+  // After a failure, what became of the peers: "lost peer: rank 2 (no heartbeat for 1.0 s)",
+  // "lost peer: rank 0 (it served the rendezvous store, now unreachable)", "rank 0 failed
+  // and left", or "every peer is still alive". Takes a few intervals.
+  std::string census();
 
-  // This rank is done (ok or not) and says so, so that it is not counted lost. Rank 0, which
-  // serves the store, then waits (at most `linger`) until every other rank has left or is
-  // lost, so that none is cut off from the store while it still needs it.
-  void leave(std::chrono::milliseconds linger);
+  // This rank is done and says so (and whether it failed), so that it is not counted lost.
+  // Rank 0, which serves the store, then waits (at most `linger`) until every other rank
+  // has left or is lost, so that none is cut off from the store while it still needs it.
+  void leave(bool failed, std::chrono::milliseconds linger);
 
  private:
   std::vector<int64_t> beats();
-  bool has_left(int rank);
+  // 0: still here; 1: left done; 2: left failed.
+  int64_t left(int rank);
 
   int rank_;
   int world_;

@@ -27,11 +27,13 @@ void RankTimeline::close_compute(int64_t until_ns) {
 }
 
 void RankTimeline::label(const std::string& label) {
+  ++events_;
   close_compute(now_ns());
   label_ = label;
 }
 
 int64_t RankTimeline::call_begins() {
+  ++events_;
   const int64_t now = now_ns();
   close_compute(now);
   return now;

@@ -32,6 +32,9 @@ class RankTimeline {
 
   // A communication call begins now: the compute since the last call ends here.
   int64_t call_begins();
+  // How many calls and labels the rank has seen: a handle waited on when this has moved
+  // since its issue overlapped other work, and its flight is worth a span.
+  uint64_t events() const { return events_; }
   // The caller waited in `operation` over [start, end): compute resumes at end.
   void waited(const std::string& operation, int64_t start_ns, int64_t end_ns, uint64_t bytes,
               int peer);
@@ -55,6 +58,7 @@ class RankTimeline {
   int64_t origin_ns_ = -1;
   int64_t compute_from_ns_ = 0;
   std::string label_;
+  uint64_t events_ = 0;
 };
 
 }  // namespace uniference

@@ -18,15 +18,18 @@ class TimedWork final : public Work {
         label_(std::move(label)),
         issued_ns_(issued_ns),
         bytes_(bytes),
-        peer_(peer) {}
+        peer_(peer),
+        events_at_issue_(timeline.events()) {}
 
   void wait() override {
     if (waited_) return;
+    const bool overlapped = timeline_.events() != events_at_issue_;
     const int64_t start = timeline_.call_begins();
     inner_->wait();
     const int64_t end = timeline_.now_ns();
     timeline_.waited(op_name(op_), start, end, bytes_, peer_);
-    timeline_.flew(op_name(op_), label_, issued_ns_, end, bytes_, peer_);
+    // As the simulator: a flight only for a call the rank did other work beside.
+    if (overlapped) timeline_.flew(op_name(op_), label_, issued_ns_, end, bytes_, peer_);
     waited_ = true;
   }
 
@@ -40,6 +43,7 @@ class TimedWork final : public Work {
   int64_t issued_ns_;
   uint64_t bytes_;
   int peer_;
+  uint64_t events_at_issue_;
   bool waited_ = false;
 };
 

@@ -6,6 +6,7 @@
 //
 // Started like torchrun starts a worker, or N at once by `uniference launch -n N`.
 #include "apps/compute_check.h"
+#include "apps/deploy/deploy_colltest.h"
 #include "apps/deploy/deploy_rank.h"
 #include "apps/scenario.h"
 
@@ -25,12 +26,20 @@ const char* kUsage = R"(usage: uniference-deploy SCENARIO.json [--backend gloo|n
                          [--local-rank L] [--master-addr HOST] [--master-port PORT]
                          [--rendezvous-timeout SECONDS] [--timeout SECONDS]
                          [--out DIR] [--set POINTER=VALUE]... [--quiet]
+       uniference-deploy colltest [--op OP] [--min-bytes B] [--max-bytes B] [--step-factor F]
+                         [--warmup N] [--iters N] [--csv FILE] [--plot FILE.png]
+                         [the options above but --out, --set]
 
 Runs this process's rank of SCENARIO.json's strategy for real, over Gloo (CPU processes,
 TCP) or NCCL (one GPU per rank), and prints the same summary as a simulated run with real
 times. Rank 0 serves the rendezvous store, gathers every rank's record, prints the summary
 and writes results.json and trace.json into the output folder; every rank also writes its
 own into DIR/rank<R>/ (real timestamps on one clock: the traces merge).
+
+colltest runs `uniference colltest`'s sweep of one operation on the real backend instead
+(CPU float32 tensors; each iteration after a barrier, its time the slowest rank's); rank 0
+prints the nccl-tests-style table and writes the CSV and plot. `uniference colltest
+SCENARIO --backend gloo` launches it.
 
 The place of this process, as torchrun gives it (flags override the environment):
   RANK, --rank                this process's rank (default 0)
@@ -104,7 +113,9 @@ std::string from_environment(const char* name, const std::string& fallback) {
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   uniference::DeployOptions options;
-  std::string scenario_path;
+  uniference::ColltestOptions colltest;
+  bool colltest_mode = false;
+  std::string scenario_path, csv, plot;
   std::vector<std::string> overrides;
   try {
     std::string rank = from_environment("RANK", "0");
@@ -112,7 +123,8 @@ int main(int argc, char** argv) {
     std::string local_rank = from_environment("LOCAL_RANK", "0");
     std::string port = from_environment("MASTER_PORT", "29500");
     options.rendezvous.master_addr = from_environment("MASTER_ADDR", "127.0.0.1");
-    for (size_t i = 0; i < args.size(); ++i) {
+    colltest_mode = !args.empty() && args[0] == "colltest";
+    for (size_t i = colltest_mode ? 1 : 0; i < args.size(); ++i) {
       const std::string& a = args[i];
       auto value = [&]() -> const std::string& {
         if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
@@ -129,24 +141,42 @@ int main(int argc, char** argv) {
       else if (a == "--master-port") port = value();
       else if (a == "--rendezvous-timeout") options.rendezvous.timeout = parse_seconds(a, value());
       else if (a == "--timeout") options.timeout = parse_seconds(a, value());
-      else if (a == "--out") options.out_dir = value();
-      else if (a == "--set") overrides.push_back(value());
       else if (a == "--quiet") options.progress = false;
+      else if (colltest_mode && a == "--op") colltest.op = value();
+      else if (colltest_mode && a == "--min-bytes") colltest.min_bytes = uniference::parse_byte_count(value());
+      else if (colltest_mode && a == "--max-bytes") colltest.max_bytes = uniference::parse_byte_count(value());
+      else if (colltest_mode && a == "--step-factor") colltest.step_factor = std::stod(value());
+      else if (colltest_mode && a == "--warmup") colltest.warmup = parse_int(a, value());
+      else if (colltest_mode && a == "--iters") colltest.iters = parse_int(a, value());
+      else if (colltest_mode && a == "--csv") csv = value();
+      else if (colltest_mode && a == "--plot") plot = value();
+      else if (!colltest_mode && a == "--out") options.out_dir = value();
+      else if (!colltest_mode && a == "--set") overrides.push_back(value());
       else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option '" + a + "'");
+      else if (colltest_mode) throw std::invalid_argument("colltest takes no scenario");
       else if (scenario_path.empty()) scenario_path = a;
       else throw std::invalid_argument("more than one scenario given");
     }
-    if (scenario_path.empty()) throw std::invalid_argument("needs a scenario file");
+    if (scenario_path.empty() && !colltest_mode) throw std::invalid_argument("needs a scenario file");
     options.placement.rank = parse_int("RANK", rank);
     options.placement.world = parse_int("WORLD_SIZE", world);
     options.placement.local_rank = parse_int("LOCAL_RANK", local_rank);
     options.rendezvous.master_port = parse_int("MASTER_PORT", port);
     if (options.placement.world < 1) throw std::invalid_argument("WORLD_SIZE must be at least 1");
+    if (options.placement.rank < 0 || options.placement.rank >= options.placement.world) {
+      throw std::invalid_argument("RANK " + rank + " is not in a world of " + world);
+    }
     uniference::deploy_backends().at(options.backend);
+    if (colltest_mode) uniference::check_colltest(colltest, options.placement.world);
   } catch (const std::exception& e) {
     return usage_error(e.what());
   }
 
+  if (colltest_mode) {
+    const std::string failure = uniference::run_deploy_colltest(colltest, options, csv, plot);
+    if (!failure.empty()) std::cerr << "uniference-deploy: error: " << failure << "\n";
+    leave(failure.empty() ? 0 : kExitRuntime);
+  }
   try {
     const uniference::Scenario scenario = uniference::load_scenario(scenario_path, overrides);
     const uniference::CheckedCompute checked = uniference::check_compute(scenario);

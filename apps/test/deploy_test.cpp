@@ -15,7 +15,10 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <algorithm>
 #include <fstream>
+#include <map>
+#include <sstream>
 #include <memory>
 
 namespace uniference {
@@ -68,6 +71,31 @@ int run(const TestDir& dir, const std::string& name, std::vector<std::string> ar
   return code;
 }
 
+// Per rank, the communication calls a trace shows the rank waiting in: operation, bytes and
+// peer ("all_reduce 16384 -1"), sorted (waits of no time share a timestamp, so a trace's
+// order among them says nothing). Flights (on lanes of their own) are left out.
+std::map<std::string, std::vector<std::string>> calls_per_rank(const json& trace) {
+  std::map<int, std::string> lanes;  // tid -> "rank N"
+  for (const json& event : trace.at("traceEvents")) {
+    if (event.at("ph") == "M" && event.at("name") == "thread_name" && event.at("pid") == 1) {
+      lanes[event.at("tid").get<int>()] = event.at("args").at("name").get<std::string>();
+    }
+  }
+  std::map<std::string, std::vector<std::string>> calls;
+  for (const json& event : trace.at("traceEvents")) {
+    // A wait of no time is an instant ("i") in the trace.
+    const std::string phase = event.at("ph");
+    if (event.value("cat", "") != "comm" || (phase != "B" && phase != "i")) continue;
+    const json& args = event.at("args");
+    if (args.contains("flight")) continue;
+    calls[lanes.at(event.at("tid").get<int>())].push_back(
+        event.at("name").get<std::string>() + " " + std::to_string(args.at("bytes").get<uint64_t>()) +
+        " " + std::to_string(args.value("peer", -1)));
+  }
+  for (auto& [rank, list] : calls) std::sort(list.begin(), list.end());
+  return calls;
+}
+
 struct StrategyCase {
   std::string name;        // test name
   std::string scenario;    // shipped scenario it varies
@@ -109,6 +137,10 @@ TEST_P(DeployedTokens, EqualTheSimulatedAndTheSingleDeviceRuns) {
   EXPECT_EQ(tokens, tokens_per_prompt(read_json(dir / "sim/results.json")));
   EXPECT_EQ(tokens, tokens_per_prompt(read_json(dir / "single/results.json")));
   for (const auto& prompt : tokens) EXPECT_EQ(prompt.size(), 4u);
+  // Every call of the deployment pairs with one of the simulation: same rank, operation,
+  // size and peer.
+  EXPECT_EQ(calls_per_rank(read_json(dir / "deploy/trace.json")),
+            calls_per_rank(read_json(dir / "sim/trace.json")));
   // Launch prefixes each rank's output; rank 0 printed the summary in real time.
   EXPECT_NE(out.find("[rank 0] "), std::string::npos) << out;
   EXPECT_NE(out.find("wall time"), std::string::npos) << out;
@@ -226,6 +258,79 @@ TEST(Launch, ExitsWithTheCodeOfAFailingRank) {
   EXPECT_NE(err.find("[rank 1] "), std::string::npos) << err;
   EXPECT_NE(err.find("WORLD_SIZE is 2"), std::string::npos) << err;
   EXPECT_FALSE(std::filesystem::exists(dir / "out/results.json"));
+}
+
+// Why the emulated testbed cannot be built here ("" when it can): it needs root, iproute2's
+// network namespaces, tc and ethtool.
+std::string testbed_unavailable(const TestDir& dir) {
+  if (geteuid() != 0) return "needs root for network namespaces";
+  for (const char* tool : {"ip", "tc", "ethtool"}) {
+    if (run(dir, "which", {"sh", "-c", std::string("command -v ") + tool}) != 0) {
+      return std::string("needs ") + tool;
+    }
+  }
+  if (run(dir, "probe", {"sh", "-c", "ip netns add uf-deploy-probe && ip netns del uf-deploy-probe"}) != 0) {
+    return "cannot create a network namespace here";
+  }
+  return "";
+}
+
+// launch --netns: one rank in each namespace of validation/'s emulated star (198.18.0.0/24,
+// 1 Gbit/s tbf links), reaching rank 0 at its namespace's address.
+TEST(Launch, RunsOneRankPerNetworkNamespace) {
+  TestDir dir;
+  if (const std::string why = testbed_unavailable(dir); !why.empty()) GTEST_SKIP() << why;
+  json scenario = read_json(kScenarios + "/quickstart.json");
+  scenario.erase("$schema");
+  scenario["parallel"] = {{"strategy", "tp"}, {"tp", 2}};
+  scenario["workload"]["new_tokens"] = 3;
+  write_json(dir / "scenario.json", scenario);
+  std::string out, err;
+  ASSERT_EQ(run(dir, "sim", {kUniference, "run", dir / "scenario.json", "--out", dir / "sim", "--quiet"},
+                &out, &err), 0) << err;
+  const int code = run(dir, "testbed",
+                       {UNIFERENCE_TESTBED_SCRIPT, "run", "2", "1gbit", "--", kUniference, "launch",
+                        "--netns", "uf-tb0,uf-tb1", "--master-addr", "198.18.0.1", dir / "scenario.json",
+                        "--out", dir / "deploy", "--quiet", "--timeout", "60"},
+                       &out, &err);
+  ASSERT_EQ(code, 0) << out << err;
+  const json deployed = read_json(dir / "deploy/results.json");
+  EXPECT_EQ(deployed.at("ranks").size(), 2u);
+  EXPECT_EQ(tokens_per_prompt(deployed), tokens_per_prompt(read_json(dir / "sim/results.json")));
+}
+
+TEST(RealColltest, SweepsOnGlooProcessesInTheSimulatorsRows) {
+  TestDir dir;
+  std::string out, err;
+  const int code = run(dir, "colltest",
+                       {kUniference, "colltest", kScenarios + "/quickstart.json", "--backend", "gloo",
+                        "--ranks", "2", "--op", "all_reduce", "--min-bytes", "4K", "--max-bytes", "16K",
+                        "--iters", "2", "--csv", dir / "sweep.csv"},
+                       &out, &err);
+  ASSERT_EQ(code, 0) << out << err;
+  std::ifstream csv(dir / "sweep.csv");
+  std::string line;
+  std::getline(csv, line);
+  EXPECT_EQ(line, "op,ranks,bytes,algorithm,time_s,algbw_GBps,busbw_GBps");
+  std::vector<uint64_t> sizes;
+  while (std::getline(csv, line)) {
+    std::stringstream fields(line);
+    std::string op, ranks, bytes, algorithm, time, algbw, busbw;
+    std::getline(fields, op, ','), std::getline(fields, ranks, ','), std::getline(fields, bytes, ',');
+    std::getline(fields, algorithm, ','), std::getline(fields, time, ',');
+    std::getline(fields, algbw, ','), std::getline(fields, busbw, ',');
+    EXPECT_EQ(op, "all_reduce");
+    EXPECT_EQ(ranks, "2");
+    EXPECT_EQ(algorithm, "gloo");
+    sizes.push_back(std::stoull(bytes));
+    const double seconds = std::stod(time);
+    EXPECT_GT(seconds, 0);
+    // nccl-tests' definitions: algbw = S / t, busbw = algbw x 2 (n - 1) / n.
+    EXPECT_NEAR(std::stod(algbw), double(sizes.back()) / seconds / 1e9, 1e-6 * std::stod(algbw));
+    EXPECT_NEAR(std::stod(busbw), std::stod(algbw) * 2 * (2 - 1) / 2, 1e-6 * std::stod(algbw));
+  }
+  EXPECT_EQ(sizes, (std::vector<uint64_t>{4096, 8192, 16384}));
+  EXPECT_NE(out.find("[rank 0] "), std::string::npos) << out;
 }
 
 }  // namespace
