@@ -146,6 +146,7 @@ int launch(const LaunchOptions& options) {
   std::vector<Child> children;
   for (int r = 0; r < world; ++r) children.push_back(start_rank(options, r, world, addr, port));
 
+  const std::chrono::milliseconds grace = options.rank_timeout + std::chrono::seconds(15);
   int first_failure = 0;
   std::chrono::steady_clock::time_point give_up = std::chrono::steady_clock::time_point::max();
   for (size_t running = children.size(); running > 0;) {
@@ -183,7 +184,7 @@ int launch(const LaunchOptions& options) {
         std::cerr << "uniference launch: rank " << c.rank << " " << how << "\n";
         if (first_failure == 0) {
           first_failure = c.exit_code;
-          give_up = std::chrono::steady_clock::now() + options.grace;
+          give_up = std::chrono::steady_clock::now() + grace;
         }
       }
     }
@@ -191,7 +192,7 @@ int launch(const LaunchOptions& options) {
       for (Child& c : children) {
         if (c.done) continue;
         std::cerr << "uniference launch: rank " << c.rank << " still running "
-                  << options.grace.count() / 1000.0 << " s after a rank failed; stopping it\n";
+                  << grace.count() / 1000.0 << " s after a rank failed; stopping it\n";
         kill(c.pid, SIGKILL);
       }
       give_up = std::chrono::steady_clock::time_point::max();

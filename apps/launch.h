@@ -14,7 +14,9 @@ struct LaunchOptions {
   std::vector<std::string> netns;       // one rank per namespace, in rank order
   std::string master_addr;              // default 127.0.0.1 (required with netns)
   int master_port = 0;                  // 0: a free port (29500 with netns)
-  std::chrono::milliseconds grace{10000};  // after a rank fails, how long the others get
+  // The ranks' --timeout: once a rank has failed, the others get this and 15 s more (to say
+  // which peer they lost) before they are stopped.
+  std::chrono::milliseconds rank_timeout{120000};
   std::vector<std::string> deploy_args;   // passed to every rank (scenario, --set, ...)
   std::string deploy_binary;              // uniference-deploy
 };

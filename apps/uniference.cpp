@@ -265,9 +265,7 @@ int launch_command(const std::vector<std::string>& args, const char* argv0) {
   } catch (const std::exception& e) {
     return usage_error(std::string("launch: ") + e.what());
   }
-  // The ranks give up on a lost peer within their timeout, and take a few seconds more to
-  // say which it was.
-  options.grace = std::chrono::milliseconds(int64_t(timeout_s * 1000) + 15000);
+  options.rank_timeout = std::chrono::milliseconds(int64_t(timeout_s * 1000));
   options.deploy_binary = uniference::deploy_binary_beside(argv0);
   return reporting_errors([&] { return uniference::launch(options); });
 }

@@ -8,7 +8,6 @@
 
 #include <filesystem>
 #include <iostream>
-#include <numeric>
 
 namespace uniference {
 
@@ -63,11 +62,7 @@ std::string run_deploy_rank(const Scenario& scenario, const CheckedCompute& chec
   const int world = options.placement.world;
 
   RankTimeline timeline(rank, world);
-  TimedComm timed(session.world(), timeline, [&] {
-    std::vector<int> ranks(static_cast<size_t>(world));
-    std::iota(ranks.begin(), ranks.end(), 0);
-    return ranks;
-  }());
+  TimedComm timed(session.world(), timeline);
   StrategyInputs inputs = strategy_inputs(scenario, checked);
   inputs.weights_loaded = [&] {
     timeline.set_origin(agree_on_origin(session.store(), world, RankTimeline::clock_ns()));

@@ -1,5 +1,7 @@
 #include "apps/deploy/timed_comm.h"
 
+#include <numeric>
+
 namespace uniference {
 
 namespace {
@@ -49,8 +51,13 @@ class TimedWork final : public Work {
 
 }  // namespace
 
-TimedComm::TimedComm(std::shared_ptr<Comm> inner, RankTimeline& timeline, std::vector<int> world_ranks)
-    : inner_(std::move(inner)), timeline_(timeline), world_ranks_(std::move(world_ranks)) {}
+TimedComm::TimedComm(std::shared_ptr<Comm> world, RankTimeline& timeline)
+    : inner_(std::move(world)), timeline_(timeline), world_ranks_(size_t(inner_->size())) {
+  std::iota(world_ranks_.begin(), world_ranks_.end(), 0);
+}
+
+TimedComm::TimedComm(std::shared_ptr<Comm> group, RankTimeline& timeline, std::vector<int> world_ranks)
+    : inner_(std::move(group)), timeline_(timeline), world_ranks_(std::move(world_ranks)) {}
 
 template <typename Call>
 WorkPtr TimedComm::timed(OpType op, uint64_t bytes, bool sends, int peer, Call call) {

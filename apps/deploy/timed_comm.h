@@ -11,11 +11,13 @@
 
 namespace uniference {
 
-// `world_ranks[i]` is the world rank of this communicator's rank i (peers are named in
-// world ranks, as the simulator names them).
 class TimedComm final : public Comm {
  public:
-  TimedComm(std::shared_ptr<Comm> inner, RankTimeline& timeline, std::vector<int> world_ranks);
+  // Times `world`, the world communicator, and every group split from it.
+  TimedComm(std::shared_ptr<Comm> world, RankTimeline& timeline);
+  // A group: `world_ranks[i]` is the world rank of its rank i (peers are named in world
+  // ranks, as the simulator names them).
+  TimedComm(std::shared_ptr<Comm> group, RankTimeline& timeline, std::vector<int> world_ranks);
 
   int rank() const override { return inner_->rank(); }
   int size() const override { return inner_->size(); }

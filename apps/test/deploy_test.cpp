@@ -248,6 +248,27 @@ TEST(DeployBinary, KillingOneRankMakesEveryOtherExitNamingIt) {
   }
 }
 
+// Rank 0 also serves the rendezvous store: losing it, the others cannot consult the store and
+// say so.
+TEST(DeployBinary, KillingRankZeroMakesTheOtherExitNamingIt) {
+  TestDir dir;
+  const std::string port = std::to_string(free_port());
+  const std::vector<std::string> argv = {kDeploy, kScenarios + "/quickstart.json", "--set",
+                                         "/parallel/tp=2", "--set", "/workload/new_tokens=400",
+                                         "--timeout", "10", "--out", dir / "out"};
+  std::vector<std::unique_ptr<Process>> ranks;
+  for (int r = 0; r < 2; ++r) {
+    ranks.push_back(std::make_unique<Process>(
+        argv, std::vector<std::pair<std::string, std::string>>{
+                  {"RANK", std::to_string(r)}, {"WORLD_SIZE", "2"}, {"MASTER_PORT", port}},
+        dir / ("rank" + std::to_string(r) + ".out"), dir / ("rank" + std::to_string(r) + ".err")));
+  }
+  ASSERT_TRUE(ranks[0]->err_contains_within("token 3/", 120s)) << ranks[0]->err();
+  kill(ranks[0]->pid(), SIGKILL);
+  EXPECT_EQ(ranks[1]->wait(60s), 1) << ranks[1]->err();
+  EXPECT_NE(ranks[1]->err().find("lost peer: rank 0"), std::string::npos) << ranks[1]->err();
+}
+
 TEST(Launch, ExitsWithTheCodeOfAFailingRank) {
   TestDir dir;
   std::string out, err;
