@@ -103,6 +103,10 @@ void check_colltest(const ColltestOptions& options, int ranks) {
 
 std::vector<uint64_t> sweep_sizes(const ColltestOptions& options, int ranks) {
   std::vector<uint64_t> sizes;
+  if (!options.sizes.empty()) {
+    for (uint64_t bytes : options.sizes) sizes.push_back(usable_bytes(options.op, bytes, ranks));
+    return sizes;
+  }
   for (double s = double(options.min_bytes); s <= double(options.max_bytes) * (1 + 1e-9);
        s *= options.step_factor) {
     const uint64_t bytes = usable_bytes(options.op, uint64_t(s), ranks);

@@ -21,6 +21,7 @@ struct ColltestOptions {
   std::string preset;             // empty: the scenario's
   std::string backend;            // empty: simulated; "gloo", "nccl": real processes
   int ranks = 0;                  // 0: the scenario's number of ranks
+  std::vector<uint64_t> sizes;    // the sizes to run, in order; empty: min..max by step
   uint64_t min_bytes = 1 << 10;
   uint64_t max_bytes = 1 << 20;
   double step_factor = 2;
@@ -45,7 +46,8 @@ const std::vector<std::string>& colltest_ops();
 // Throws std::invalid_argument for an unknown operation, fewer than 2 ranks or a bad range.
 void check_colltest(const ColltestOptions& options, int ranks);
 
-// The sizes S of the sweep, each rounded down to what the operation splits evenly.
+// The sizes S of the sweep (options.sizes, else min_bytes to max_bytes by step_factor), each
+// rounded down to what the operation splits evenly.
 std::vector<uint64_t> sweep_sizes(const ColltestOptions& options, int ranks);
 
 // One rank's sweep: for every size, warm-up then timed iterations, each after a barrier.

@@ -8,6 +8,7 @@
 // Exit codes: 0 success, 1 runtime error, 2 bad scenario or usage, 3 deadlock.
 #include "apps/atomic_file.h"
 #include "apps/colltest.h"
+#include "apps/compare.h"
 #include "apps/launch.h"
 #include "apps/reference.h"
 #include "apps/report.h"
@@ -33,6 +34,9 @@ const char* kUsage = R"(usage: uniference run SCENARIO.json [--out DIR] [--set P
                            [--preset NAME] [--ranks N] [--min-bytes B] [--max-bytes B]
                            [--step-factor F] [--warmup N] [--iters N] [--csv FILE] [--plot FILE.png]
                            [--backend gloo|nccl] [--set POINTER=VALUE]...
+       uniference compare MEASURED.csv --scenario SCENARIO.json [--preset NAME] [--algorithm NAME]
+                          [--large-bytes B] [--warmup N] [--iters N] [--report DIR]
+                          [--set POINTER=VALUE]...
        uniference launch (-n N | --netns NS1,NS2,...) SCENARIO.json [--master-addr HOST]
                          [--master-port PORT] [--backend gloo|nccl] [--timeout S]
                          [--rendezvous-timeout S] [--out DIR] [--set POINTER=VALUE]... [--quiet]
@@ -68,6 +72,15 @@ commands:
                         this host (CPU float32 tensors), not the scenario's network
                       --csv FILE: op,ranks,bytes,algorithm,time_s,algbw_GBps,busbw_GBps
                       --plot FILE.png: bus bandwidth against size, through gnuplot
+  compare MEASURED.csv --scenario SCENARIO.json
+                      measured collective times against the simulator's: every row of the
+                      CSV (header naming op, ranks, bytes, and seconds or time_s: colltest's
+                      own CSV, or your cluster's) is simulated on the scenario's network at
+                      its size; prints per-case error, MAPE and R² (all sizes, and sizes >=
+                      --large-bytes, default 1M); --report DIR writes report.md with plots
+                      (gnuplot): simulated against measured with y = x, error against size;
+                      --preset, --algorithm, --warmup (default 1), --iters (default 2) as
+                      colltest
   launch SCENARIO.json
                       deploy for real: start the scenario's ranks as uniference-deploy
                       processes on this host (-n N), or one in each network namespace
@@ -230,6 +243,65 @@ int colltest_command(const std::vector<std::string>& args, const char* argv0) {
   });
 }
 
+int compare_command(const std::vector<std::string>& args) {
+  uniference::ColltestOptions options;
+  options.iters = 2;
+  std::string measured_path, scenario_path, report;
+  uint64_t large_bytes = 1 << 20;
+  std::vector<std::string> overrides;
+  try {
+    for (size_t i = 1; i < args.size(); ++i) {
+      const std::string& a = args[i];
+      auto value = [&]() -> const std::string& {
+        if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
+        return args[++i];
+      };
+      if (a == "--scenario") scenario_path = value();
+      else if (a == "--preset") options.preset = value();
+      else if (a == "--algorithm") options.algorithm = value();
+      else if (a == "--large-bytes") large_bytes = uniference::parse_byte_count(value());
+      else if (a == "--warmup") options.warmup = std::stoi(value());
+      else if (a == "--iters") options.iters = std::stoi(value());
+      else if (a == "--report") report = value();
+      else if (a == "--set") overrides.push_back(value());
+      else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option '" + a + "'");
+      else if (measured_path.empty()) measured_path = a;
+      else throw std::invalid_argument("more than one measurement file given");
+    }
+    if (measured_path.empty()) throw std::invalid_argument("compare needs a CSV of measurements");
+    if (scenario_path.empty()) throw std::invalid_argument("compare needs --scenario");
+  } catch (const std::exception& e) {
+    return usage_error(std::string("compare: ") + e.what());
+  }
+  return reporting_errors([&] {
+    std::vector<uniference::Measurement> measured;
+    try {
+      measured = uniference::read_measurements(measured_path);
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "uniference: compare: " << e.what() << "\n";
+      return kExitUsage;
+    }
+    const uniference::CheckedScenario checked =
+        uniference::check_scenario(uniference::load_scenario(scenario_path, overrides));
+    std::vector<uniference::ComparedCase> cases;
+    try {
+      cases = uniference::compare_measurements(checked, measured, options, [](const std::string& what) {
+        std::cerr << "uniference compare: simulating " << what << "\n";
+      });
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "uniference: compare: " << e.what() << "\n";
+      return kExitUsage;
+    }
+    std::cout << uniference::comparison_table(cases, large_bytes);
+    if (!report.empty()) {
+      uniference::write_comparison_report(cases, large_bytes,
+                                          measured_path + " against " + scenario_path, report);
+      std::cerr << "uniference: wrote " << report << "/report.md\n";
+    }
+    return 0;
+  });
+}
+
 int launch_command(const std::vector<std::string>& args, const char* argv0) {
   uniference::LaunchOptions options;
   double timeout_s = 120;
@@ -283,6 +355,7 @@ int main(int argc, char** argv) {
   if (command == "reference") return reference_command(args);
   if (command == "colltest") return colltest_command(args, argv[0]);
   if (command == "launch") return launch_command(args, argv[0]);
+  if (command == "compare") return compare_command(args);
   if (command != "run" && command != "validate") {
     return usage_error("unknown command '" + command + "'");
   }

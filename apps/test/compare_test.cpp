@@ -1,0 +1,101 @@
+#include "apps/compare.h"
+
+#include "apps/test/test_dir.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+namespace uniference {
+namespace {
+
+TEST(Compare, MapeAndRSquaredOfAHandMadeDataset) {
+  const std::vector<double> measured = {1, 2, 3, 4};
+  const std::vector<double> predicted = {1.1, 1.8, 3.3, 4.0};
+  // |errors| / measured: 0.1, 0.1, 0.1, 0 -> mean 0.075.
+  EXPECT_NEAR(mape(predicted, measured), 7.5, 1e-9);
+  // Mean 2.5; total sum of squares 2.25 + 0.25 + 0.25 + 2.25 = 5; residual 0.01 + 0.04 +
+  // 0.09 + 0 = 0.14; R² = 1 - 0.14 / 5.
+  EXPECT_NEAR(r_squared(predicted, measured), 0.972, 1e-12);
+  EXPECT_DOUBLE_EQ(r_squared(measured, measured), 1.0);
+  EXPECT_THROW(mape({1}, {1, 2}), std::invalid_argument);
+}
+
+void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+TEST(Compare, ReadsColltestsCsvAndPlainOnes) {
+  TestDir dir;
+  write(dir / "colltest.csv",
+        "op,ranks,bytes,algorithm,time_s,algbw_GBps,busbw_GBps\n"
+        "all_reduce,4,4096,gloo,0.0097892102,0.00041842,0.00062763\n");
+  const std::vector<Measurement> from_colltest = read_measurements(dir / "colltest.csv");
+  ASSERT_EQ(from_colltest.size(), 1u);
+  EXPECT_EQ(from_colltest[0].op, "all_reduce");
+  EXPECT_EQ(from_colltest[0].ranks, 4);
+  EXPECT_EQ(from_colltest[0].bytes, 4096u);
+  EXPECT_DOUBLE_EQ(from_colltest[0].seconds, 0.0097892102);
+
+  write(dir / "plain.csv", "seconds,bytes,op,ranks\r\n0.5,1048576,broadcast,2\r\n\r\n");
+  const std::vector<Measurement> plain = read_measurements(dir / "plain.csv");
+  ASSERT_EQ(plain.size(), 1u);
+  EXPECT_EQ(plain[0].op, "broadcast");
+  EXPECT_DOUBLE_EQ(plain[0].seconds, 0.5);
+}
+
+// The message of the error read_measurements throws for `text`.
+std::string error_for(const TestDir& dir, const std::string& text) {
+  write(dir / "bad.csv", text);
+  try {
+    read_measurements(dir / "bad.csv");
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+TEST(Compare, BadMeasurementsNameFileLineAndField) {
+  TestDir dir;
+  const std::string file = dir / "bad.csv";
+  EXPECT_EQ(error_for(dir, "op,ranks,bytes\nall_reduce,2,4096\n"),
+            file + ":1: the header has no column seconds (needs op, ranks, bytes and seconds or time_s)");
+  EXPECT_EQ(error_for(dir, "op,ranks,bytes,seconds\nall_reduce,2,4096,0.1\nall_reduce,2,4096,fast\n"),
+            file + ":3: seconds must be a positive number, found \"fast\"");
+  EXPECT_EQ(error_for(dir, "op,ranks,bytes,seconds\nallreduce,2,4096,0.1\n"),
+            file + ":2: op \"allreduce\" is not an operation colltest sizes");
+  EXPECT_EQ(error_for(dir, "op,ranks,bytes,seconds\nall_reduce,1,4096,0.1\n"),
+            file + ":2: ranks must be a whole number of at least 2");
+  EXPECT_EQ(error_for(dir, "op,ranks,bytes,seconds\n"), file + ": no measurements after the header");
+}
+
+// The simulator's own sweep, read back as measurements, compares with no error at all: the
+// comparison simulates exactly the measured sizes, and the simulation is deterministic.
+TEST(Compare, TheSimulatorsOwnSweepHasNoError) {
+  TestDir dir;
+  const CheckedScenario scenario =
+      check_scenario(load_scenario(std::string(UNIFERENCE_SCENARIOS_DIR) + "/quickstart.json", {}));
+  ColltestOptions options;
+  options.op = "all_gather";
+  options.ranks = 2;
+  options.min_bytes = 8192;
+  options.max_bytes = 65536;
+  options.step_factor = 8;
+  options.iters = 2;
+  write(dir / "sim.csv", colltest_csv(run_colltest(scenario, options)));
+  const std::vector<ComparedCase> cases =
+      compare_measurements(scenario, read_measurements(dir / "sim.csv"), options);
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0].measured.bytes, 8192u);
+  EXPECT_EQ(cases[1].measured.bytes, 65536u);
+  for (const ComparedCase& c : cases) EXPECT_NEAR(c.error_percent(), 0.0, 1e-6);
+  const std::string table = comparison_table(cases, 1 << 20);
+  EXPECT_NE(table.find("all sizes: MAPE 0.00%, R² 1.0000 over 2 cases"), std::string::npos) << table;
+  EXPECT_NE(table.find(">= 1 MiB: no cases"), std::string::npos) << table;
+
+  write_comparison_report(cases, 1 << 20, "sweep against itself", dir / "report");
+  EXPECT_TRUE(std::filesystem::exists(dir / "report/report.md"));
+  EXPECT_GT(std::filesystem::file_size(dir / "report/predicted-vs-measured.png"), 0u);
+  EXPECT_GT(std::filesystem::file_size(dir / "report/error-vs-size.png"), 0u);
+}
+
+}  // namespace
+}  // namespace uniference
