@@ -285,7 +285,7 @@ TEST(Launch, ExitsWithTheCodeOfAFailingRank) {
 // network namespaces, tc and ethtool.
 std::string testbed_unavailable(const TestDir& dir) {
   if (geteuid() != 0) return "needs root for network namespaces";
-  for (const char* tool : {"ip", "tc", "ethtool"}) {
+  for (const char* tool : {"ip", "tc", "ethtool", "ping"}) {
     if (run(dir, "which", {"sh", "-c", std::string("command -v ") + tool}) != 0) {
       return std::string("needs ") + tool;
     }
@@ -294,6 +294,39 @@ std::string testbed_unavailable(const TestDir& dir) {
     return "cannot create a network namespace here";
   }
   return "";
+}
+
+// The testbed's namespaces (and with them their veths and qdiscs: nothing is ever created in
+// the root namespace) that exist now.
+std::string testbed_leftovers(const TestDir& dir) {
+  std::string namespaces, links;
+  run(dir, "netns", {"sh", "-c", "ip netns list | grep '^uf-tb' || true"}, &namespaces);
+  run(dir, "links", {"sh", "-c", "ip -o link | grep -E ' (ufb[0-9]+|veth0)[@:]' || true"}, &links);
+  return namespaces + links;
+}
+
+TEST(Testbed, LeavesNothingBehindWhenItsCommandFails) {
+  TestDir dir;
+  if (const std::string why = testbed_unavailable(dir); !why.empty()) GTEST_SKIP() << why;
+  ASSERT_EQ(testbed_leftovers(dir), "") << "a testbed is up already";
+  EXPECT_EQ(run(dir, "testbed", {UNIFERENCE_TESTBED_SCRIPT, "run", "2", "100mbit", "--", "sh", "-c",
+                                 "ip netns list | grep -q uf-tb1 && exit 3"}),
+            3);
+  EXPECT_EQ(testbed_leftovers(dir), "");
+}
+
+TEST(Testbed, LeavesNothingBehindWhenStopped) {
+  TestDir dir;
+  if (const std::string why = testbed_unavailable(dir); !why.empty()) GTEST_SKIP() << why;
+  ASSERT_EQ(testbed_leftovers(dir), "") << "a testbed is up already";
+  Process testbed({UNIFERENCE_TESTBED_SCRIPT, "run", "2", "100mbit", "--", "sh", "-c",
+                   "echo up >&2; sleep 60"},
+                  {}, dir / "testbed.out", dir / "testbed.err");
+  ASSERT_TRUE(testbed.err_contains_within("up", 60s)) << testbed.err();
+  EXPECT_NE(testbed_leftovers(dir), "");
+  kill(testbed.pid(), SIGTERM);
+  EXPECT_NE(testbed.wait(60s), -1);
+  EXPECT_EQ(testbed_leftovers(dir), "");
 }
 
 // launch --netns: one rank in each namespace of validation/'s emulated star (198.18.0.0/24,

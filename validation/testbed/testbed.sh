@@ -158,8 +158,14 @@ cmd_run() {
     trap 'exit 130' INT
     trap 'exit 143' TERM
     cmd_up "$n" "$rate"
-    local rc=0
-    "$@" || rc=$?
+    # In the background, so that a signal to this script tears down at once instead of
+    # after the command (bash runs traps only between foreground commands); the command
+    # is stopped first. stdin stays the script's.
+    "$@" 0<&0 &
+    local child=$! rc=0
+    trap 'kill -TERM $child 2>/dev/null; wait $child; exit 130' INT
+    trap 'kill -TERM $child 2>/dev/null; wait $child; exit 143' TERM
+    wait $child || rc=$?
     return $rc
 }
 
