@@ -33,7 +33,8 @@ const char* kUsage = R"(usage: uniference run SCENARIO.json [--out DIR] [--set P
        uniference colltest SCENARIO.json [--op OP] [--algorithm NAME] [--attribute NAME=VALUE]...
                            [--preset NAME] [--ranks N] [--min-bytes B] [--max-bytes B]
                            [--step-factor F] [--warmup N] [--iters N] [--csv FILE] [--plot FILE.png]
-                           [--backend gloo|nccl] [--set POINTER=VALUE]...
+                           [--backend gloo|nccl [--netns NS1,... --master-addr HOST]]
+                           [--set POINTER=VALUE]...
        uniference compare MEASURED.csv --scenario SCENARIO.json [--preset NAME] [--algorithm NAME]
                           [--large-bytes B] [--warmup N] [--iters N] [--report DIR]
                           [--set POINTER=VALUE]...
@@ -69,7 +70,8 @@ commands:
                         1M, 2G or bytes; default 1K and 1M), --step-factor (default 2),
                         --warmup (default 1), --iters (default 3)
                       --backend gloo|nccl: the same sweep for real, --ranks processes on
-                        this host (CPU float32 tensors), not the scenario's network
+                        this host (CPU float32 tensors), not the scenario's network; or one
+                        in each of --netns NS1,NS2,... (with --master-addr, as launch)
                       --csv FILE: op,ranks,bytes,algorithm,time_s,algbw_GBps,busbw_GBps
                       --plot FILE.png: bus bandwidth against size, through gnuplot
   compare MEASURED.csv --scenario SCENARIO.json
@@ -152,12 +154,26 @@ int reporting_errors(const std::function<int()>& body) {
   }
 }
 
-// colltest --backend: the same sweep on `ranks` real processes, launched here.
-int real_colltest(const uniference::ColltestOptions& options, int ranks, const std::string& csv,
+// "a,b,c" -> {"a", "b", "c"}.
+std::vector<std::string> comma_list(const std::string& text) {
+  std::vector<std::string> items;
+  for (size_t start = 0; start <= text.size();) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    if (comma > start) items.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return items;
+}
+
+// colltest --backend: the same sweep on `ranks` real processes, launched here (or one per
+// network namespace of `launch`).
+int real_colltest(const uniference::ColltestOptions& options, int ranks,
+                  uniference::LaunchOptions launch, const std::string& csv,
                   const std::string& plot, const char* argv0) {
+  if (!launch.netns.empty()) ranks = int(launch.netns.size());
   uniference::check_colltest(options, ranks);
-  uniference::LaunchOptions launch;
   launch.ranks = ranks;
+  uniference::check_launch(launch);
   launch.deploy_binary = uniference::deploy_binary_beside(argv0);
   const auto absolute = [](const std::string& path) {
     return std::filesystem::absolute(path).string();
@@ -177,6 +193,7 @@ int real_colltest(const uniference::ColltestOptions& options, int ranks, const s
 
 int colltest_command(const std::vector<std::string>& args, const char* argv0) {
   uniference::ColltestOptions options;
+  uniference::LaunchOptions launch;  // with --backend: where the ranks run
   std::string scenario_path, csv, plot;
   std::vector<std::string> overrides;
   try {
@@ -195,6 +212,9 @@ int colltest_command(const std::vector<std::string>& args, const char* argv0) {
         options.attributes.emplace_back(v.substr(0, eq), v.substr(eq + 1));
       } else if (a == "--preset") options.preset = value();
       else if (a == "--backend") options.backend = value();
+      else if (a == "--netns") launch.netns = comma_list(value());
+      else if (a == "--master-addr") launch.master_addr = value();
+      else if (a == "--master-port") launch.master_port = std::stoi(value());
       else if (a == "--ranks") options.ranks = std::stoi(value());
       else if (a == "--min-bytes") options.min_bytes = uniference::parse_byte_count(value());
       else if (a == "--max-bytes") options.max_bytes = uniference::parse_byte_count(value());
@@ -213,6 +233,9 @@ int colltest_command(const std::vector<std::string>& args, const char* argv0) {
       throw std::invalid_argument("--algorithm and --preset choose for the simulator; with --backend "
                                   "the library chooses");
     }
+    if (options.backend.empty() && (!launch.netns.empty() || !launch.master_addr.empty())) {
+      throw std::invalid_argument("--netns and --master-addr place real ranks: they need --backend");
+    }
   } catch (const std::exception& e) {
     return usage_error(std::string("colltest: ") + e.what());
   }
@@ -220,8 +243,13 @@ int colltest_command(const std::vector<std::string>& args, const char* argv0) {
     return reporting_errors([&] {
       const uniference::CheckedScenario checked =
           uniference::check_scenario(uniference::load_scenario(scenario_path, overrides));
-      return real_colltest(options, options.ranks > 0 ? options.ranks : checked.ranks, csv, plot,
-                           argv0);
+      try {
+        return real_colltest(options, options.ranks > 0 ? options.ranks : checked.ranks, launch,
+                             csv, plot, argv0);
+      } catch (const std::invalid_argument& e) {
+        std::cerr << "uniference: colltest: " << e.what() << "\n";
+        return kExitUsage;
+      }
     });
   }
   return reporting_errors([&] {
@@ -313,14 +341,8 @@ int launch_command(const std::vector<std::string>& args, const char* argv0) {
         return args[++i];
       };
       if (a == "-n") options.ranks = std::stoi(value());
-      else if (a == "--netns") {
-        std::string list = value();
-        for (size_t start = 0; start <= list.size();) {
-          const size_t comma = std::min(list.find(',', start), list.size());
-          if (comma > start) options.netns.push_back(list.substr(start, comma - start));
-          start = comma + 1;
-        }
-      } else if (a == "--master-addr") options.master_addr = value();
+      else if (a == "--netns") options.netns = comma_list(value());
+      else if (a == "--master-addr") options.master_addr = value();
       else if (a == "--master-port") options.master_port = std::stoi(value());
       else if (a == "--timeout") {
         const std::string& v = value();
