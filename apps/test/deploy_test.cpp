@@ -4,15 +4,9 @@
 // shard code: the simulated run of the same scenario, and a single-device run (the
 // scenario with every degree 1), so a strategy that computed something else over real
 // sockets than over the simulator fails here.
-#include "apps/test/process.h"
-#include "apps/test/test_dir.h"
-
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
+#include "apps/test/deploy_support.h"
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <algorithm>
@@ -24,52 +18,7 @@
 namespace uniference {
 namespace {
 
-using nlohmann::json;
-using namespace std::chrono_literals;
-
-const std::string kScenarios = UNIFERENCE_SCENARIOS_DIR;
-const std::string kUniference = UNIFERENCE_BINARY;
-const std::string kDeploy = UNIFERENCE_DEPLOY_BINARY;
-
-json read_json(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw std::runtime_error("cannot read " + file);
-  return json::parse(in);
-}
-
-void write_json(const std::string& file, const json& value) { std::ofstream(file) << value.dump(2); }
-
-// Per prompt, its generated tokens, from a results.json.
-std::vector<std::vector<int64_t>> tokens_per_prompt(const json& results) {
-  std::vector<std::vector<int64_t>> tokens;
-  for (const json& prompt : results.at("prompts")) tokens.push_back(prompt.at("tokens"));
-  return tokens;
-}
-
-// A TCP port nobody listens on now.
-int free_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-  close(fd);
-  return ntohs(address.sin_port);
-}
-
-// Runs a binary to the end (at most `limit`); its exit code, and its output in `log`.
-int run(const TestDir& dir, const std::string& name, std::vector<std::string> argv,
-        std::string* out = nullptr, std::string* err = nullptr,
-        std::vector<std::pair<std::string, std::string>> env = {},
-        std::chrono::milliseconds limit = 240s) {
-  Process process(std::move(argv), std::move(env), dir / (name + ".out"), dir / (name + ".err"));
-  const int code = process.wait(limit);
-  if (out) *out = process.out();
-  if (err) *err = process.err();
-  return code;
-}
+using namespace deploy_test;
 
 // Per rank, the communication calls a trace shows the rank waiting in: operation, bytes and
 // peer ("all_reduce 16384 -1"), sorted (waits of no time share a timestamp, so a trace's
@@ -279,78 +228,6 @@ TEST(Launch, ExitsWithTheCodeOfAFailingRank) {
   EXPECT_NE(err.find("[rank 1] "), std::string::npos) << err;
   EXPECT_NE(err.find("WORLD_SIZE is 2"), std::string::npos) << err;
   EXPECT_FALSE(std::filesystem::exists(dir / "out/results.json"));
-}
-
-// Why the emulated testbed cannot be built here ("" when it can): it needs root, iproute2's
-// network namespaces, tc and ethtool.
-std::string testbed_unavailable(const TestDir& dir) {
-  if (geteuid() != 0) return "needs root for network namespaces";
-  for (const char* tool : {"ip", "tc", "ethtool", "ping"}) {
-    if (run(dir, "which", {"sh", "-c", std::string("command -v ") + tool}) != 0) {
-      return std::string("needs ") + tool;
-    }
-  }
-  if (run(dir, "probe", {"sh", "-c", "ip netns add uf-deploy-probe && ip netns del uf-deploy-probe"}) != 0) {
-    return "cannot create a network namespace here";
-  }
-  return "";
-}
-
-// The testbed's namespaces (and with them their veths and qdiscs: nothing is ever created in
-// the root namespace) that exist now.
-std::string testbed_leftovers(const TestDir& dir) {
-  std::string namespaces, links;
-  run(dir, "netns", {"sh", "-c", "ip netns list | grep '^uf-tb' || true"}, &namespaces);
-  run(dir, "links", {"sh", "-c", "ip -o link | grep -E ' (ufb[0-9]+|veth0)[@:]' || true"}, &links);
-  return namespaces + links;
-}
-
-TEST(Testbed, LeavesNothingBehindWhenItsCommandFails) {
-  TestDir dir;
-  if (const std::string why = testbed_unavailable(dir); !why.empty()) GTEST_SKIP() << why;
-  ASSERT_EQ(testbed_leftovers(dir), "") << "a testbed is up already";
-  EXPECT_EQ(run(dir, "testbed", {UNIFERENCE_TESTBED_SCRIPT, "run", "2", "100mbit", "--", "sh", "-c",
-                                 "ip netns list | grep -q uf-tb1 && exit 3"}),
-            3);
-  EXPECT_EQ(testbed_leftovers(dir), "");
-}
-
-TEST(Testbed, LeavesNothingBehindWhenStopped) {
-  TestDir dir;
-  if (const std::string why = testbed_unavailable(dir); !why.empty()) GTEST_SKIP() << why;
-  ASSERT_EQ(testbed_leftovers(dir), "") << "a testbed is up already";
-  Process testbed({UNIFERENCE_TESTBED_SCRIPT, "run", "2", "100mbit", "--", "sh", "-c",
-                   "echo up >&2; sleep 60"},
-                  {}, dir / "testbed.out", dir / "testbed.err");
-  ASSERT_TRUE(testbed.err_contains_within("up", 60s)) << testbed.err();
-  EXPECT_NE(testbed_leftovers(dir), "");
-  kill(testbed.pid(), SIGTERM);
-  EXPECT_NE(testbed.wait(60s), -1);
-  EXPECT_EQ(testbed_leftovers(dir), "");
-}
-
-// launch --netns: one rank in each namespace of validation/'s emulated star (198.18.0.0/24,
-// 1 Gbit/s tbf links), reaching rank 0 at its namespace's address.
-TEST(Launch, RunsOneRankPerNetworkNamespace) {
-  TestDir dir;
-  if (const std::string why = testbed_unavailable(dir); !why.empty()) GTEST_SKIP() << why;
-  json scenario = read_json(kScenarios + "/quickstart.json");
-  scenario.erase("$schema");
-  scenario["parallel"] = {{"strategy", "tp"}, {"tp", 2}};
-  scenario["workload"]["new_tokens"] = 3;
-  write_json(dir / "scenario.json", scenario);
-  std::string out, err;
-  ASSERT_EQ(run(dir, "sim", {kUniference, "run", dir / "scenario.json", "--out", dir / "sim", "--quiet"},
-                &out, &err), 0) << err;
-  const int code = run(dir, "testbed",
-                       {UNIFERENCE_TESTBED_SCRIPT, "run", "2", "1gbit", "--", kUniference, "launch",
-                        "--netns", "uf-tb0,uf-tb1", "--master-addr", "198.18.0.1", dir / "scenario.json",
-                        "--out", dir / "deploy", "--quiet", "--timeout", "60"},
-                       &out, &err);
-  ASSERT_EQ(code, 0) << out << err;
-  const json deployed = read_json(dir / "deploy/results.json");
-  EXPECT_EQ(deployed.at("ranks").size(), 2u);
-  EXPECT_EQ(tokens_per_prompt(deployed), tokens_per_prompt(read_json(dir / "sim/results.json")));
 }
 
 TEST(RealColltest, SweepsOnGlooProcessesInTheSimulatorsRows) {

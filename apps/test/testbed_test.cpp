@@ -1,0 +1,87 @@
+// The emulated testbed of validation/ (network namespaces joined by a bridge, tbf-shaped):
+// it leaves nothing behind, and real deployments run across it. Its namespaces have fixed
+// names, so CTest runs these tests one at a time (RESOURCE_LOCK testbed). Skipped where
+// namespaces cannot be made (not root, no iproute2).
+#include "apps/test/deploy_support.h"
+
+#include <gtest/gtest.h>
+
+namespace uniference {
+namespace {
+
+using namespace deploy_test;
+
+// Why the emulated testbed cannot be built here ("" when it can): it needs root, iproute2's
+// network namespaces, tc and ethtool.
+std::string testbed_unavailable(const TestDir& dir) {
+  if (geteuid() != 0) return "needs root for network namespaces";
+  for (const char* tool : {"ip", "tc", "ethtool", "ping"}) {
+    if (run(dir, "which", {"sh", "-c", std::string("command -v ") + tool}) != 0) {
+      return std::string("needs ") + tool;
+    }
+  }
+  if (run(dir, "probe", {"sh", "-c", "ip netns add uf-deploy-probe && ip netns del uf-deploy-probe"}) != 0) {
+    return "cannot create a network namespace here";
+  }
+  return "";
+}
+
+// The testbed's namespaces (and with them their veths and qdiscs: nothing is ever created in
+// the root namespace) that exist now.
+std::string testbed_leftovers(const TestDir& dir) {
+  std::string namespaces, links;
+  run(dir, "netns", {"sh", "-c", "ip netns list | grep '^uf-tb' || true"}, &namespaces);
+  run(dir, "links", {"sh", "-c", "ip -o link | grep -E ' (ufb[0-9]+|veth0)[@:]' || true"}, &links);
+  return namespaces + links;
+}
+
+TEST(Testbed, LeavesNothingBehindWhenItsCommandFails) {
+  TestDir dir;
+  if (const std::string why = testbed_unavailable(dir); !why.empty()) GTEST_SKIP() << why;
+  ASSERT_EQ(testbed_leftovers(dir), "") << "a testbed is up already";
+  EXPECT_EQ(run(dir, "testbed", {UNIFERENCE_TESTBED_SCRIPT, "run", "2", "100mbit", "--", "sh", "-c",
+                                 "ip netns list | grep -q uf-tb1 && exit 3"}),
+            3);
+  EXPECT_EQ(testbed_leftovers(dir), "");
+}
+
+TEST(Testbed, LeavesNothingBehindWhenStopped) {
+  TestDir dir;
+  if (const std::string why = testbed_unavailable(dir); !why.empty()) GTEST_SKIP() << why;
+  ASSERT_EQ(testbed_leftovers(dir), "") << "a testbed is up already";
+  Process testbed({UNIFERENCE_TESTBED_SCRIPT, "run", "2", "100mbit", "--", "sh", "-c",
+                   "echo up >&2; sleep 60"},
+                  {}, dir / "testbed.out", dir / "testbed.err");
+  ASSERT_TRUE(testbed.err_contains_within("up", 60s)) << testbed.err();
+  EXPECT_NE(testbed_leftovers(dir), "");
+  kill(testbed.pid(), SIGTERM);
+  EXPECT_NE(testbed.wait(60s), -1);
+  EXPECT_EQ(testbed_leftovers(dir), "");
+}
+
+// launch --netns: one rank in each namespace of validation/'s emulated star (198.18.0.0/24,
+// 1 Gbit/s tbf links), reaching rank 0 at its namespace's address.
+TEST(Launch, RunsOneRankPerNetworkNamespace) {
+  TestDir dir;
+  if (const std::string why = testbed_unavailable(dir); !why.empty()) GTEST_SKIP() << why;
+  json scenario = read_json(kScenarios + "/quickstart.json");
+  scenario.erase("$schema");
+  scenario["parallel"] = {{"strategy", "tp"}, {"tp", 2}};
+  scenario["workload"]["new_tokens"] = 3;
+  write_json(dir / "scenario.json", scenario);
+  std::string out, err;
+  ASSERT_EQ(run(dir, "sim", {kUniference, "run", dir / "scenario.json", "--out", dir / "sim", "--quiet"},
+                &out, &err), 0) << err;
+  const int code = run(dir, "testbed",
+                       {UNIFERENCE_TESTBED_SCRIPT, "run", "2", "1gbit", "--", kUniference, "launch",
+                        "--netns", "uf-tb0,uf-tb1", "--master-addr", "198.18.0.1", dir / "scenario.json",
+                        "--out", dir / "deploy", "--quiet", "--timeout", "60"},
+                       &out, &err);
+  ASSERT_EQ(code, 0) << out << err;
+  const json deployed = read_json(dir / "deploy/results.json");
+  EXPECT_EQ(deployed.at("ranks").size(), 2u);
+  EXPECT_EQ(tokens_per_prompt(deployed), tokens_per_prompt(read_json(dir / "sim/results.json")));
+}
+
+}  // namespace
+}  // namespace uniference
