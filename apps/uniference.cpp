@@ -38,6 +38,8 @@ const char* kUsage = R"(usage: uniference run SCENARIO.json [--out DIR] [--set P
        uniference compare MEASURED.csv --scenario SCENARIO.json [--preset NAME] [--algorithm NAME]
                           [--large-bytes B] [--warmup N] [--iters N] [--report DIR]
                           [--set POINTER=VALUE]...
+       uniference profile-network [--backend gloo|nccl] [--netns NS1,NS2 --master-addr HOST]
+                                  [--min-bytes B] [--max-bytes B] [--iters N] [--out FILE.json]
        uniference launch (-n N | --netns NS1,NS2,...) SCENARIO.json [--master-addr HOST]
                          [--master-port PORT] [--backend gloo|nccl] [--timeout S]
                          [--rendezvous-timeout S] [--out DIR] [--set POINTER=VALUE]... [--quiet]
@@ -83,6 +85,12 @@ commands:
                       (gnuplot): simulated against measured with y = x, error against size;
                       --preset, --algorithm, --warmup (default 1), --iters (default 2) as
                       colltest
+  profile-network     a ping-pong between 2 real ranks (on this host, or in --netns NS1,NS2
+                      of an emulated testbed) over the backend (default gloo), sizes
+                      --min-bytes (default 8) to --max-bytes (default 16M) by 4, the median
+                      of --iters (default 5) round trips; fits t = alpha + beta S, prints it
+                      with the star links it suggests (--set lines for a scenario) and
+                      writes the network profile JSON to --out
   launch SCENARIO.json
                       deploy for real: start the scenario's ranks as uniference-deploy
                       processes on this host (-n N), or one in each network namespace
@@ -330,6 +338,42 @@ int compare_command(const std::vector<std::string>& args) {
   });
 }
 
+int profile_network_command(const std::vector<std::string>& args, const char* argv0) {
+  uniference::LaunchOptions launch;
+  launch.ranks = 2;
+  launch.deploy_args = {"netprofile"};
+  try {
+    for (size_t i = 1; i < args.size(); ++i) {
+      const std::string& a = args[i];
+      auto value = [&]() -> const std::string& {
+        if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
+        return args[++i];
+      };
+      if (a == "--netns") launch.netns = comma_list(value());
+      else if (a == "--master-addr") launch.master_addr = value();
+      else if (a == "--master-port") launch.master_port = std::stoi(value());
+      else if (a == "--out") {
+        launch.deploy_args.insert(launch.deploy_args.end(),
+                                  {a, std::filesystem::absolute(value()).string()});
+      } else if (a == "--backend" || a == "--min-bytes" || a == "--max-bytes" || a == "--iters") {
+        const std::string& v = value();
+        launch.deploy_args.insert(launch.deploy_args.end(), {a, v});
+      } else {
+        throw std::invalid_argument("unknown option '" + a + "'");
+      }
+    }
+    if (!launch.netns.empty()) {
+      if (launch.netns.size() != 2) throw std::invalid_argument("--netns needs exactly 2 namespaces");
+      launch.ranks = 0;
+    }
+    uniference::check_launch(launch);
+  } catch (const std::exception& e) {
+    return usage_error(std::string("profile-network: ") + e.what());
+  }
+  launch.deploy_binary = uniference::deploy_binary_beside(argv0);
+  return reporting_errors([&] { return uniference::launch(launch); });
+}
+
 int launch_command(const std::vector<std::string>& args, const char* argv0) {
   uniference::LaunchOptions options;
   double timeout_s = 120;
@@ -378,6 +422,7 @@ int main(int argc, char** argv) {
   if (command == "colltest") return colltest_command(args, argv[0]);
   if (command == "launch") return launch_command(args, argv[0]);
   if (command == "compare") return compare_command(args);
+  if (command == "profile-network") return profile_network_command(args, argv[0]);
   if (command != "run" && command != "validate") {
     return usage_error("unknown command '" + command + "'");
   }

@@ -7,6 +7,7 @@
 // Started like torchrun starts a worker, or N at once by `uniference launch -n N`.
 #include "apps/compute_check.h"
 #include "apps/deploy/deploy_colltest.h"
+#include "apps/deploy/deploy_netprofile.h"
 #include "apps/deploy/deploy_rank.h"
 #include "apps/scenario.h"
 
@@ -29,6 +30,8 @@ const char* kUsage = R"(usage: uniference-deploy SCENARIO.json [--backend gloo|n
        uniference-deploy colltest [--op OP] [--min-bytes B] [--max-bytes B] [--step-factor F]
                          [--warmup N] [--iters N] [--csv FILE] [--plot FILE.png]
                          [the options above but --out, --set]
+       uniference-deploy netprofile [--min-bytes B] [--max-bytes B] [--iters N] [--out FILE]
+                         [the options above but --set]
 
 Runs this process's rank of SCENARIO.json's strategy for real, over Gloo (CPU processes,
 TCP) or NCCL (one GPU per rank), and prints the same summary as a simulated run with real
@@ -40,6 +43,11 @@ colltest runs `uniference colltest`'s sweep of one operation on the real backend
 (CPU float32 tensors; each iteration after a barrier, its time the slowest rank's); rank 0
 prints the nccl-tests-style table and writes the CSV and plot. `uniference colltest
 SCENARIO --backend gloo` launches it.
+
+netprofile times a ping-pong between the 2 ranks of the world (sizes min to max by 4, the
+median of --iters round trips each), fits t = alpha + beta S, prints it with the star links
+it suggests and writes the network profile JSON to --out. `uniference profile-network`
+launches it.
 
 The place of this process, as torchrun gives it (flags override the environment):
   RANK, --rank                this process's rank (default 0)
@@ -114,7 +122,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   uniference::DeployOptions options;
   uniference::ColltestOptions colltest;
-  bool colltest_mode = false;
+  uniference::NetworkProfileOptions netprofile;
+  bool colltest_mode = false, netprofile_mode = false;
   std::string scenario_path, csv, plot;
   std::vector<std::string> overrides;
   try {
@@ -124,7 +133,8 @@ int main(int argc, char** argv) {
     std::string port = from_environment("MASTER_PORT", "29500");
     options.rendezvous.master_addr = from_environment("MASTER_ADDR", "127.0.0.1");
     colltest_mode = !args.empty() && args[0] == "colltest";
-    for (size_t i = colltest_mode ? 1 : 0; i < args.size(); ++i) {
+    netprofile_mode = !args.empty() && args[0] == "netprofile";
+    for (size_t i = colltest_mode || netprofile_mode ? 1 : 0; i < args.size(); ++i) {
       const std::string& a = args[i];
       auto value = [&]() -> const std::string& {
         if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
@@ -150,14 +160,20 @@ int main(int argc, char** argv) {
       else if (colltest_mode && a == "--iters") colltest.iters = parse_int(a, value());
       else if (colltest_mode && a == "--csv") csv = value();
       else if (colltest_mode && a == "--plot") plot = value();
-      else if (!colltest_mode && a == "--out") options.out_dir = value();
-      else if (!colltest_mode && a == "--set") overrides.push_back(value());
+      else if (netprofile_mode && a == "--min-bytes") netprofile.min_bytes = uniference::parse_byte_count(value());
+      else if (netprofile_mode && a == "--max-bytes") netprofile.max_bytes = uniference::parse_byte_count(value());
+      else if (netprofile_mode && a == "--iters") netprofile.iters = parse_int(a, value());
+      else if (netprofile_mode && a == "--out") netprofile.out = value();
+      else if (!colltest_mode && !netprofile_mode && a == "--out") options.out_dir = value();
+      else if (!colltest_mode && !netprofile_mode && a == "--set") overrides.push_back(value());
       else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option '" + a + "'");
-      else if (colltest_mode) throw std::invalid_argument("colltest takes no scenario");
+      else if (colltest_mode || netprofile_mode) throw std::invalid_argument(args[0] + " takes no scenario");
       else if (scenario_path.empty()) scenario_path = a;
       else throw std::invalid_argument("more than one scenario given");
     }
-    if (scenario_path.empty() && !colltest_mode) throw std::invalid_argument("needs a scenario file");
+    if (scenario_path.empty() && !colltest_mode && !netprofile_mode) {
+      throw std::invalid_argument("needs a scenario file");
+    }
     options.placement.rank = parse_int("RANK", rank);
     options.placement.world = parse_int("WORLD_SIZE", world);
     options.placement.local_rank = parse_int("LOCAL_RANK", local_rank);
@@ -172,8 +188,14 @@ int main(int argc, char** argv) {
     return usage_error(e.what());
   }
 
-  if (colltest_mode) {
-    const std::string failure = uniference::run_deploy_colltest(colltest, options, csv, plot);
+  if (colltest_mode || netprofile_mode) {
+    std::string failure;
+    try {
+      failure = colltest_mode ? uniference::run_deploy_colltest(colltest, options, csv, plot)
+                              : uniference::run_deploy_netprofile(netprofile, options);
+    } catch (const std::invalid_argument& e) {
+      return usage_error(e.what());
+    }
     if (!failure.empty()) std::cerr << "uniference-deploy: error: " << failure << "\n";
     leave(failure.empty() ? 0 : kExitRuntime);
   }

@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -262,6 +263,27 @@ TEST(RealColltest, SweepsOnGlooProcessesInTheSimulatorsRows) {
   }
   EXPECT_EQ(sizes, (std::vector<uint64_t>{4096, 8192, 16384}));
   EXPECT_NE(out.find("[rank 0] "), std::string::npos) << out;
+}
+
+TEST(ProfileNetwork, PingPongsTwoRanksAndWritesTheProfile) {
+  TestDir dir;
+  std::string out, err;
+  ASSERT_EQ(run(dir, "profile", {kUniference, "profile-network", "--max-bytes", "2K", "--iters", "2",
+                                 "--out", dir / "profile.json"},
+                &out, &err),
+            0)
+      << out << err;
+  const json profile = read_json(dir / "profile.json");
+  EXPECT_EQ(profile.at("format"), "uniference-network-profile");
+  EXPECT_EQ(profile.at("backend"), "gloo");
+  std::vector<uint64_t> sizes;
+  for (const json& sample : profile.at("samples")) {
+    sizes.push_back(sample.at("bytes"));
+    EXPECT_GT(sample.at("seconds").get<double>(), 0);
+  }
+  EXPECT_EQ(sizes, (std::vector<uint64_t>{8, 32, 128, 512, 2048}));
+  EXPECT_TRUE(std::isfinite(profile.at("alpha_s").get<double>()));
+  EXPECT_NE(out.find("star links: --set /network/link/rate="), std::string::npos) << out;
 }
 
 }  // namespace
