@@ -8,6 +8,7 @@
 // Exit codes: 0 success, 1 runtime error, 2 bad scenario or usage, 3 deadlock.
 #include "apps/atomic_file.h"
 #include "apps/colltest.h"
+#include "apps/command_line.h"
 #include "apps/compare.h"
 #include "apps/launch.h"
 #include "apps/reference.h"
@@ -205,12 +206,7 @@ int colltest_command(const std::vector<std::string>& args, const char* argv0) {
   std::string scenario_path, csv, plot;
   std::vector<std::string> overrides;
   try {
-    for (size_t i = 1; i < args.size(); ++i) {
-      const std::string& a = args[i];
-      auto value = [&]() -> const std::string& {
-        if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
-        return args[++i];
-      };
+    uniference::for_each_argument(args, 1, [&](const std::string& a, const auto& value) {
       if (a == "--op") options.op = value();
       else if (a == "--algorithm") options.algorithm = value();
       else if (a == "--attribute") {
@@ -235,7 +231,7 @@ int colltest_command(const std::vector<std::string>& args, const char* argv0) {
       else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option '" + a + "'");
       else if (scenario_path.empty()) scenario_path = a;
       else throw std::invalid_argument("more than one scenario given");
-    }
+    });
     if (scenario_path.empty()) throw std::invalid_argument("colltest needs a scenario file");
     if (!options.backend.empty() && (!options.algorithm.empty() || !options.preset.empty())) {
       throw std::invalid_argument("--algorithm and --preset choose for the simulator; with --backend "
@@ -286,12 +282,7 @@ int compare_command(const std::vector<std::string>& args) {
   uint64_t large_bytes = 1 << 20;
   std::vector<std::string> overrides;
   try {
-    for (size_t i = 1; i < args.size(); ++i) {
-      const std::string& a = args[i];
-      auto value = [&]() -> const std::string& {
-        if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
-        return args[++i];
-      };
+    uniference::for_each_argument(args, 1, [&](const std::string& a, const auto& value) {
       if (a == "--scenario") scenario_path = value();
       else if (a == "--preset") options.preset = value();
       else if (a == "--algorithm") options.algorithm = value();
@@ -303,7 +294,7 @@ int compare_command(const std::vector<std::string>& args) {
       else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option '" + a + "'");
       else if (measured_path.empty()) measured_path = a;
       else throw std::invalid_argument("more than one measurement file given");
-    }
+    });
     if (measured_path.empty()) throw std::invalid_argument("compare needs a CSV of measurements");
     if (scenario_path.empty()) throw std::invalid_argument("compare needs --scenario");
   } catch (const std::exception& e) {
@@ -343,12 +334,7 @@ int profile_network_command(const std::vector<std::string>& args, const char* ar
   launch.ranks = 2;
   launch.deploy_args = {"netprofile"};
   try {
-    for (size_t i = 1; i < args.size(); ++i) {
-      const std::string& a = args[i];
-      auto value = [&]() -> const std::string& {
-        if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
-        return args[++i];
-      };
+    uniference::for_each_argument(args, 1, [&](const std::string& a, const auto& value) {
       if (a == "--netns") launch.netns = comma_list(value());
       else if (a == "--master-addr") launch.master_addr = value();
       else if (a == "--master-port") launch.master_port = std::stoi(value());
@@ -361,7 +347,7 @@ int profile_network_command(const std::vector<std::string>& args, const char* ar
       } else {
         throw std::invalid_argument("unknown option '" + a + "'");
       }
-    }
+    });
     if (!launch.netns.empty()) {
       if (launch.netns.size() != 2) throw std::invalid_argument("--netns needs exactly 2 namespaces");
       launch.ranks = 0;
@@ -378,12 +364,7 @@ int launch_command(const std::vector<std::string>& args, const char* argv0) {
   uniference::LaunchOptions options;
   double timeout_s = 120;
   try {
-    for (size_t i = 1; i < args.size(); ++i) {
-      const std::string& a = args[i];
-      auto value = [&]() -> const std::string& {
-        if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
-        return args[++i];
-      };
+    uniference::for_each_argument(args, 1, [&](const std::string& a, const auto& value) {
       if (a == "-n") options.ranks = std::stoi(value());
       else if (a == "--netns") options.netns = comma_list(value());
       else if (a == "--master-addr") options.master_addr = value();
@@ -398,7 +379,7 @@ int launch_command(const std::vector<std::string>& args, const char* argv0) {
       } else if (a == "--quiet") options.deploy_args.push_back(a);
       else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option '" + a + "'");
       else options.deploy_args.push_back(a);
-    }
+    });
     uniference::check_launch(options);
   } catch (const std::exception& e) {
     return usage_error(std::string("launch: ") + e.what());

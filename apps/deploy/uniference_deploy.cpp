@@ -5,6 +5,7 @@
 //   RANK=r WORLD_SIZE=n MASTER_ADDR=host MASTER_PORT=port uniference-deploy SCENARIO.json
 //
 // Started like torchrun starts a worker, or N at once by `uniference launch -n N`.
+#include "apps/command_line.h"
 #include "apps/compute_check.h"
 #include "apps/deploy/deploy_colltest.h"
 #include "apps/deploy/deploy_netprofile.h"
@@ -134,16 +135,11 @@ int main(int argc, char** argv) {
     options.rendezvous.master_addr = from_environment("MASTER_ADDR", "127.0.0.1");
     colltest_mode = !args.empty() && args[0] == "colltest";
     netprofile_mode = !args.empty() && args[0] == "netprofile";
-    for (size_t i = colltest_mode || netprofile_mode ? 1 : 0; i < args.size(); ++i) {
-      const std::string& a = args[i];
-      auto value = [&]() -> const std::string& {
-        if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
-        return args[++i];
-      };
-      if (a == "-h" || a == "--help") {
-        std::cout << kUsage;
-        return 0;
-      } else if (a == "--backend") options.backend = value();
+    bool help = false;
+    uniference::for_each_argument(args, colltest_mode || netprofile_mode ? 1 : 0, [&](const std::string& a,
+                                                                                const auto& value) {
+      if (a == "-h" || a == "--help") help = true;
+      else if (a == "--backend") options.backend = value();
       else if (a == "--rank") rank = value();
       else if (a == "--world-size") world = value();
       else if (a == "--local-rank") local_rank = value();
@@ -170,6 +166,10 @@ int main(int argc, char** argv) {
       else if (colltest_mode || netprofile_mode) throw std::invalid_argument(args[0] + " takes no scenario");
       else if (scenario_path.empty()) scenario_path = a;
       else throw std::invalid_argument("more than one scenario given");
+    });
+    if (help) {
+      std::cout << kUsage;
+      return 0;
     }
     if (scenario_path.empty() && !colltest_mode && !netprofile_mode) {
       throw std::invalid_argument("needs a scenario file");
