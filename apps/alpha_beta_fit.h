@@ -20,13 +20,21 @@ struct AlphaBeta {
   double beta_s_per_byte = 0;  // inverse bandwidth
 };
 
-// Least squares in relative error (each point weighted by 1 / t²), so the microsecond
-// latencies of small messages count as much as the milliseconds of large ones. Needs two or
-// more distinct sizes; throws std::invalid_argument otherwise.
+// Beta is the least-squares slope over the bandwidth-bound sizes (the largest ones, down to
+// the first that takes less than ten times the fastest), where the line is straight; alpha is the median over the other sizes
+// of t - beta * S, so an outlier among small messages (a delayed ACK) moves neither. Real
+// links are not straight lines between the two regimes (a shaper's burst, TCP's window
+// growing), and one least-squares fit over all sizes lets them pull both numbers. Needs
+// two or more distinct sizes; throws std::invalid_argument otherwise.
 AlphaBeta fit_alpha_beta(const std::vector<TimedSize>& samples);
 
+// 8 / beta is the payload rate the ranks saw; a link's line rate also carries each 1500-byte
+// frame's Ethernet, IP and TCP headers and gaps: 1538 bytes on the wire per 1448 of payload.
+inline constexpr double kTcpFramingFactor = 1538.0 / 1448.0;
+
 // The profile as JSON: the fit, the samples, and the star links it suggests (a message
-// crosses two links of a star, so each gets half the latency; the rate is 8 / beta).
+// crosses two links of a star, so each gets half the latency; the line rate is the payload
+// rate 8 / beta times kTcpFramingFactor).
 nlohmann::json network_profile_json(const AlphaBeta& fit, const std::vector<TimedSize>& samples,
                                     const std::string& backend);
 
