@@ -1,5 +1,7 @@
 #include "apps/colltest_sweep.h"
 
+#include "apps/units.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -173,12 +175,7 @@ std::vector<ColltestRow> sweep_rows(const ColltestOptions& options, int ranks,
 
 uint64_t parse_byte_count(const std::string& text) {
   size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
+  const double value = leading_number(text, &used);
   uint64_t scale = 1;
   const std::string suffix = text.substr(used);
   if (suffix == "K" || suffix == "KiB") scale = 1ull << 10;

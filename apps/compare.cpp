@@ -2,6 +2,7 @@
 
 #include "apps/atomic_file.h"
 #include "apps/report.h"
+#include "apps/units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -105,17 +106,11 @@ std::vector<Measurement> read_measurements(const std::string& path) {
     };
     const auto number_in = [&](size_t index, const char* name) {
       const std::string& text = field(index, name);
-      size_t used = 0;
-      double value = 0;
-      try {
-        value = std::stod(text, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used == 0 || used != text.size() || !(value > 0) || !std::isfinite(value)) {
+      const std::optional<double> value = parse_number(text);
+      if (!value || !(*value > 0) || !std::isfinite(*value)) {
         throw std::invalid_argument(where + name + " must be a positive number, found \"" + text + "\"");
       }
-      return value;
+      return *value;
     };
     Measurement m;
     m.op = field(op, "op");

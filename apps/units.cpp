@@ -1,6 +1,7 @@
 #include "apps/units.h"
 
 #include <limits>
+#include <stdexcept>
 #include <utility>
 
 namespace uniference {
@@ -121,6 +122,22 @@ bool parse_data_rate(const std::string& text, uint64_t* bits_per_second) {
 
 bool parse_duration(const std::string& text, int64_t* nanoseconds) {
   return parse_delay(text, nanoseconds) == Parsed::kOk;
+}
+
+double leading_number(const std::string& text, size_t* used) {
+  try {
+    return std::stod(text, used);
+  } catch (const std::exception&) {
+    *used = 0;
+    return 0;
+  }
+}
+
+std::optional<double> parse_number(const std::string& text) {
+  size_t used = 0;
+  const double value = leading_number(text, &used);
+  if (used == 0 || used != text.size()) return std::nullopt;
+  return value;
 }
 
 }  // namespace uniference

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace uniference {
@@ -23,5 +24,12 @@ Parsed parse_delay(const std::string& text, int64_t* nanoseconds);
 // The same, true only for kOk.
 bool parse_data_rate(const std::string& text, uint64_t* bits_per_second);
 bool parse_duration(const std::string& text, int64_t* nanoseconds);
+
+// A number that is all of `text` ("0.25", "1e-3"), or nothing: no leading or trailing
+// characters, unlike std::stod.
+std::optional<double> parse_number(const std::string& text);
+
+// The number at the start of `text` and how many characters it took (0: none).
+double leading_number(const std::string& text, size_t* used);
 
 }  // namespace uniference

@@ -11,6 +11,7 @@
 #include "apps/deploy/deploy_netprofile.h"
 #include "apps/deploy/deploy_rank.h"
 #include "apps/scenario.h"
+#include "apps/units.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -99,17 +100,11 @@ int parse_int(const std::string& what, const std::string& text) {
 }
 
 std::chrono::milliseconds parse_seconds(const std::string& what, const std::string& text) {
-  size_t used = 0;
-  double seconds = -1;
-  try {
-    seconds = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size() || !(seconds > 0)) {
+  const std::optional<double> seconds = uniference::parse_number(text);
+  if (!seconds || !(*seconds > 0)) {
     throw std::invalid_argument(what + " must be a positive number of seconds, found '" + text + "'");
   }
-  return std::chrono::milliseconds(int64_t(seconds * 1000));
+  return std::chrono::milliseconds(int64_t(*seconds * 1000));
 }
 
 std::string from_environment(const char* name, const std::string& fallback) {
