@@ -173,20 +173,29 @@ TEST(DeployBinary, APortInUseExits1) {
   EXPECT_NE(err.find("port " + port + " is in use"), std::string::npos) << err;
 }
 
-TEST(DeployBinary, KillingOneRankMakesEveryOtherExitNamingIt) {
-  TestDir dir;
+// `world` ranks of the quickstart deployed torchrun-style on a free port, with a 10 s
+// operation timeout and `extra` flags; rank r's output goes to dir/rank<r>.{out,err}.
+std::vector<std::unique_ptr<Process>> start_ranks(const TestDir& dir, int world,
+                                                  const std::vector<std::string>& extra) {
   const std::string port = std::to_string(free_port());
-  // Long enough that the kill lands mid-run: decode goes on for many tokens.
-  const std::vector<std::string> argv = {kDeploy, kScenarios + "/quickstart.json", "--set",
-                                         "/workload/new_tokens=400", "--timeout", "10",
-                                         "--out", dir / "out"};
+  std::vector<std::string> argv = {kDeploy, kScenarios + "/quickstart.json", "--timeout", "10",
+                                   "--out", dir / "out"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
   std::vector<std::unique_ptr<Process>> ranks;
-  for (int r = 0; r < 4; ++r) {
+  for (int r = 0; r < world; ++r) {
+    const std::string name = "rank" + std::to_string(r);
     ranks.push_back(std::make_unique<Process>(
         argv, std::vector<std::pair<std::string, std::string>>{
-                  {"RANK", std::to_string(r)}, {"WORLD_SIZE", "4"}, {"MASTER_PORT", port}},
-        dir / ("rank" + std::to_string(r) + ".out"), dir / ("rank" + std::to_string(r) + ".err")));
+                  {"RANK", std::to_string(r)}, {"WORLD_SIZE", std::to_string(world)}, {"MASTER_PORT", port}},
+        dir / (name + ".out"), dir / (name + ".err")));
   }
+  return ranks;
+}
+
+TEST(DeployBinary, KillingOneRankMakesEveryOtherExitNamingIt) {
+  TestDir dir;
+  // Long enough that the kill lands mid-run: decode goes on for many tokens.
+  const auto ranks = start_ranks(dir, 4, {"--set", "/workload/new_tokens=400"});
   // Rank 0 reports tokens as they come: once the third is out, the run is under way.
   ASSERT_TRUE(ranks[0]->err_contains_within("token 3/", 120s)) << ranks[0]->err();
   kill(ranks[2]->pid(), SIGKILL);
@@ -202,17 +211,8 @@ TEST(DeployBinary, KillingOneRankMakesEveryOtherExitNamingIt) {
 // say so.
 TEST(DeployBinary, KillingRankZeroMakesTheOtherExitNamingIt) {
   TestDir dir;
-  const std::string port = std::to_string(free_port());
-  const std::vector<std::string> argv = {kDeploy, kScenarios + "/quickstart.json", "--set",
-                                         "/parallel/tp=2", "--set", "/workload/new_tokens=400",
-                                         "--timeout", "10", "--out", dir / "out"};
-  std::vector<std::unique_ptr<Process>> ranks;
-  for (int r = 0; r < 2; ++r) {
-    ranks.push_back(std::make_unique<Process>(
-        argv, std::vector<std::pair<std::string, std::string>>{
-                  {"RANK", std::to_string(r)}, {"WORLD_SIZE", "2"}, {"MASTER_PORT", port}},
-        dir / ("rank" + std::to_string(r) + ".out"), dir / ("rank" + std::to_string(r) + ".err")));
-  }
+  const auto ranks =
+      start_ranks(dir, 2, {"--set", "/parallel/tp=2", "--set", "/workload/new_tokens=400"});
   ASSERT_TRUE(ranks[0]->err_contains_within("token 3/", 120s)) << ranks[0]->err();
   kill(ranks[0]->pid(), SIGKILL);
   EXPECT_EQ(ranks[1]->wait(60s), 1) << ranks[1]->err();
