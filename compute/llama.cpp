@@ -159,6 +159,32 @@ at::Tensor Attention::forward(const at::Tensor& x, int64_t start_pos, const Rope
   });
 }
 
+at::Tensor Attention::forward_rows(const at::Tensor& x, const SequenceRows& rows,
+                                   const RopeTable& rope) {
+  const int64_t batch = x.size(0), seq = x.size(1);
+  label_compute(layer_label(layer_, "q_proj"));
+  const at::Tensor q = wq_.forward(x).view({batch, seq, n_local_heads_, head_dim_});
+  label_compute(layer_label(layer_, "kv_proj"));
+  const at::Tensor k = wk_.forward(x).view({batch, seq, n_local_kv_heads_, head_dim_});
+  const at::Tensor v = wv_.forward(x).view({batch, seq, n_local_kv_heads_, head_dim_});
+  std::vector<at::Tensor> queries;
+  for (int64_t i = 0; i < batch; ++i) {
+    const int64_t slot = rows.slots[size_t(i)], start = rows.starts[size_t(i)];
+    queries.push_back(apply_rope(q[i], rope, start));
+    cache_k_[slot].narrow(0, start, seq).copy_(apply_rope(k[i], rope, start));
+    cache_v_[slot].narrow(0, start, seq).copy_(v[i]);
+  }
+  label_compute(layer_label(layer_, "attention"));
+  std::vector<at::Tensor> out;
+  for (int64_t i = 0; i < batch; ++i) {
+    const int64_t slot = rows.slots[size_t(i)], start = rows.starts[size_t(i)];
+    out.push_back(attention(queries[size_t(i)], cache_k_[slot].narrow(0, 0, start + seq),
+                            cache_v_[slot].narrow(0, 0, start + seq), start));
+  }
+  label_compute(layer_label(layer_, "o_proj"));
+  return wo_.forward(at::stack(out));
+}
+
 FeedForward::FeedForward(const ModelConfig& config, const WeightSource& weights, int64_t layer,
                          TpGroup group)
     : layer_(layer),
@@ -205,6 +231,12 @@ at::Tensor DecoderLayer::forward(const at::Tensor& x, int64_t start_pos, const R
   return h + feed_forward_.forward(ffn_normed(h));
 }
 
+at::Tensor DecoderLayer::forward_rows(const at::Tensor& x, const SequenceRows& rows,
+                                      const RopeTable& rope) {
+  const at::Tensor h = x + attention_.forward_rows(attention_normed(x), rows, rope);
+  return h + feed_forward_.forward(ffn_normed(h));
+}
+
 namespace {
 ModelShard whole_model(TpGroup tp) {
   ModelShard shard;
@@ -225,6 +257,7 @@ LlamaModel::LlamaModel(const ModelConfig& config, uint64_t seed, const ModelShar
       tp_(shard.tp),
       first_layer_(shard.first_layer),
       end_layer_(end_layer_of(config, shard)),
+      cache_batch_(shard.cache.batch),
       cache_length_(shard.cache.length > 0 ? shard.cache.length : config.max_seq),
       shapes_only_(shard.shapes_only),
       norm_(at::ones({config.dim}, on(WeightSource{seed, shard.shapes_only}))),
@@ -324,6 +357,41 @@ void LlamaModel::check_tokens(const at::Tensor& tokens, int64_t start_pos) const
       }
     }
   }
+}
+
+void LlamaModel::check_rows(const SequenceRows& rows, int64_t batch, int64_t seq) const {
+  if (rows.slots.size() != size_t(batch) || rows.starts.size() != size_t(batch)) {
+    throw std::invalid_argument("LlamaModel::forward_rows: " + std::to_string(batch) +
+                                " rows but " + std::to_string(rows.slots.size()) + " slots and " +
+                                std::to_string(rows.starts.size()) + " starts");
+  }
+  for (size_t i = 0; i < rows.slots.size(); ++i) {
+    const int64_t slot = rows.slots[i], start = rows.starts[i];
+    if (slot < 0 || slot >= cache_batch_ || start < 0 || start + seq > cache_length_) {
+      throw std::invalid_argument(
+          "LlamaModel::forward_rows: row " + std::to_string(i) + " (slot " +
+          std::to_string(slot) + ", positions " + std::to_string(start) + ".." +
+          std::to_string(start + seq - 1) + ") is outside the KV cache of " +
+          std::to_string(cache_batch_) + " sequences x " + std::to_string(cache_length_) +
+          " positions");
+    }
+  }
+}
+
+at::Tensor LlamaModel::forward_layers_rows(at::Tensor hidden, const SequenceRows& rows) {
+  check_rows(rows, hidden.size(0), hidden.size(1));
+  at::NoGradGuard no_grad;
+  for (DecoderLayer& layer : layers_) hidden = layer.forward_rows(hidden, rows, rope_);
+  return hidden;
+}
+
+at::Tensor LlamaModel::forward_rows(const at::Tensor& tokens, const SequenceRows& rows,
+                                    Logits which) {
+  if (tokens.dim() != 2) {
+    throw std::invalid_argument("LlamaModel::forward_rows: tokens must be int64 [rows, seq]");
+  }
+  at::NoGradGuard no_grad;
+  return logits(forward_layers_rows(embed(tokens, 0), rows), which);
 }
 
 at::Tensor LlamaModel::embed(const at::Tensor& tokens, int64_t start_pos) const {

@@ -60,6 +60,14 @@ struct CacheSlots {
   int64_t first = 0;
 };
 
+// Sequences that share a forward pass but not their positions (continuous batching): row i
+// of the batch continues the sequence held in KV-cache slot slots[i], its first new
+// position being starts[i]. Every row has the same number of new positions.
+struct SequenceRows {
+  std::vector<int64_t> slots;
+  std::vector<int64_t> starts;
+};
+
 // The KV cache's size: `batch` sequences of `length` positions (0: the model's max_seq).
 struct CacheShape {
   int64_t batch = 1;
@@ -89,6 +97,11 @@ class Attention {
   // Attention of q (positions start_pos..) over cached keys 0 .. keys - 1, then the output
   // projection: [batch, seq, dim].
   at::Tensor attend(const at::Tensor& q, int64_t start_pos, int64_t keys, CacheSlots slots) const;
+
+  // forward() for rows at positions of their own, x [rows, seq, dim]: the projections run
+  // over the whole batch, rotation, cache writes and attention row by row (each row reads
+  // only its own keys, as paged attention does).
+  at::Tensor forward_rows(const at::Tensor& x, const SequenceRows& rows, const RopeTable& rope);
 
   uint64_t weight_bytes() const;
   uint64_t cache_bytes() const;
@@ -124,6 +137,7 @@ class DecoderLayer {
                TpGroup group, CacheShape cache = {});
   at::Tensor forward(const at::Tensor& x, int64_t start_pos, const RopeTable& rope,
                      CacheSlots slots = {});
+  at::Tensor forward_rows(const at::Tensor& x, const SequenceRows& rows, const RopeTable& rope);
 
   int64_t index() const { return layer_; }
   // rms_norm with this layer's attention (or feed-forward) norm weight, labelled.
@@ -179,6 +193,14 @@ class LlamaModel {
   at::Tensor forward(const at::Tensor& tokens, int64_t start_pos, Logits which = Logits::kAll,
                      CacheSlots slots = {});
 
+  // forward() for a batch whose rows sit at positions of their own: tokens [rows, seq] ->
+  // logits [rows, seq or 1, vocab]. Throws std::invalid_argument when a row's slot or
+  // positions fall outside the cache.
+  at::Tensor forward_rows(const at::Tensor& tokens, const SequenceRows& rows,
+                          Logits which = Logits::kLast);
+  // forward_layers() for such a batch (a pipeline stage's part of forward_rows).
+  at::Tensor forward_layers_rows(at::Tensor hidden, const SequenceRows& rows);
+
   // The three parts of forward(), for a pipeline stage. tokens [batch, seq] (or [seq])
   // -> hidden [batch, seq, dim]: needs the embedding.
   at::Tensor embed(const at::Tensor& tokens, int64_t start_pos) const;
@@ -217,11 +239,13 @@ class LlamaModel {
 
  private:
   void check_tokens(const at::Tensor& tokens, int64_t start_pos) const;
+  void check_rows(const SequenceRows& rows, int64_t batch, int64_t seq) const;
 
   ModelConfig config_;
   TpGroup tp_;
   int64_t first_layer_;
   int64_t end_layer_;
+  int64_t cache_batch_;
   int64_t cache_length_;
   bool shapes_only_;
   std::optional<VocabParallelEmbedding> embedding_;

@@ -58,9 +58,10 @@ StrategyProblem check_strategy(const Strategy& strategy, const ModelConfig& mode
   return {};
 }
 
-void run_strategy(const Strategy& strategy, Comm& world, const StrategyInputs& inputs) {
-  const int replicas = inputs.degrees.dp;
-  if (replicas == 1) return strategy.run(world, inputs);
+Replica replica_of(Comm& world, int replicas) {
+  Replica replica;
+  replica.comm = &world;
+  if (replicas == 1) return replica;
   const int per_replica = world.size() / replicas;
   if (per_replica * replicas != world.size()) {
     throw std::invalid_argument("a world of " + std::to_string(world.size()) +
@@ -68,17 +69,24 @@ void run_strategy(const Strategy& strategy, Comm& world, const StrategyInputs& i
                                 " replicas");
   }
   // Every rank takes part in every split, in the same order (c10d's new_group).
-  std::shared_ptr<Comm> mine;
   for (int first = 0; first < world.size(); first += per_replica) {
     std::vector<int> members;
     for (int r = first; r < first + per_replica; ++r) members.push_back(r);
-    if (std::shared_ptr<Comm> group = world.split(members)) mine = std::move(group);
+    if (std::shared_ptr<Comm> group = world.split(members)) replica.owned = std::move(group);
   }
-  const int replica = world.rank() / per_replica;
+  replica.comm = replica.owned.get();
+  replica.index = world.rank() / per_replica;
+  return replica;
+}
+
+void run_strategy(const Strategy& strategy, Comm& world, const StrategyInputs& inputs) {
+  const int replicas = inputs.degrees.dp;
+  if (replicas == 1) return strategy.run(world, inputs);
+  const Replica mine = replica_of(world, replicas);
   StrategyInputs local = inputs;
   local.prompts.clear();
   std::vector<int64_t> global_index;
-  for (size_t p = static_cast<size_t>(replica); p < inputs.prompts.size(); p += replicas) {
+  for (size_t p = static_cast<size_t>(mine.index); p < inputs.prompts.size(); p += replicas) {
     local.prompts.push_back(inputs.prompts[p]);
     global_index.push_back(static_cast<int64_t>(p));
   }
@@ -88,7 +96,7 @@ void run_strategy(const Strategy& strategy, Comm& world, const StrategyInputs& i
       inputs.on_token(global_index[static_cast<size_t>(prompt)], step, token);
     };
   }
-  strategy.run(*mine, local);
+  strategy.run(*mine.comm, local);
 }
 
 void model_built(const StrategyInputs& inputs, const LlamaModel& model, int64_t batch,

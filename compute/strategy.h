@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,8 @@ struct MemoryUse {
 };
 
 class LlamaModel;
+class ServingEngine;
+struct CacheShape;
 
 // What one rank's strategy is asked to do, and how it reports progress.
 struct StrategyInputs {
@@ -81,6 +84,11 @@ struct Strategy {
       check;
   // One replica rank's program, on the replica's communicator (of tp * pp * sp ranks).
   std::function<void(Comm& replica, const StrategyInputs&)> run;
+  // A replica rank's serving engine (compute/serving/), its model built with a KV cache of
+  // `cache`; empty for a strategy that cannot serve requests as they arrive.
+  std::function<std::unique_ptr<ServingEngine>(Comm& replica, const StrategyInputs&,
+                                               const CacheShape& cache)>
+      serve;
 };
 
 // Every strategy, in the order docs and --help list them.
@@ -92,6 +100,15 @@ StrategyProblem check_strategy(const Strategy& strategy, const ModelConfig& mode
 
 // One rank's part of the whole run: finds its replica, deals the prompts, runs the strategy.
 void run_strategy(const Strategy& strategy, Comm& world, const StrategyInputs& inputs);
+
+// This rank's data-parallel replica: `replicas` blocks of consecutive world ranks, every
+// rank taking part in every split. comm is `world` itself when there is one replica.
+struct Replica {
+  std::shared_ptr<Comm> owned;  // the split, when there is one
+  Comm* comm = nullptr;
+  int index = 0;
+};
+Replica replica_of(Comm& world, int replicas);
 
 // A problem naming the first of `keys` ("tp", "pp", "sp", "dp", "micro_batches",
 // "stages") whose setting is not the default (1, or no stages): for settings a strategy

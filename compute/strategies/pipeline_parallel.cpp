@@ -4,6 +4,7 @@
 #include "compute/generation.h"
 #include "compute/llama.h"
 #include "compute/parallel_state.h"
+#include "compute/serving/serving_engine.h"
 
 #include <algorithm>
 #include <numeric>
@@ -213,6 +214,89 @@ StrategyProblem check_pipeline(const ModelConfig& model, const ParallelDegrees& 
   return StrategyProblem{"tp", check_tensor_parallel(model, d.tp)};
 }
 
+
+// A pipeline serves a step stage by stage: each group of rows of the step goes down the
+// stages in turn (the groups of a prefill step follow each other through the pipeline), and
+// the last stage's first rank returns their tokens to the driver, rank 0.
+class PipelineEngine final : public ServingEngine {
+ public:
+  PipelineEngine(Comm& world, const StrategyInputs& in, const CacheShape& cache)
+      : world_(world),
+        state_(world, in.degrees.tp),
+        tp_(in.degrees.tp),
+        stage_(world.rank() / tp_),
+        stages_(in.degrees.pp),
+        model_(in.model, in.seed, shard(in, cache)) {
+    model_built(in, model_, cache.batch, cache.length, cache.length);
+  }
+
+  std::vector<int64_t> step(const StepPlan& plan,
+                            const std::vector<std::vector<int64_t>>& ids) override {
+    const bool first = stage_ == 0, last = stage_ == stages_ - 1;
+    const int reporter = (stages_ - 1) * tp_;  // the last stage's first rank
+    const std::vector<RowGroup> groups = row_groups(plan, ids);
+    std::vector<int64_t> tokens(plan.items.size());
+    PendingSends sends;
+    for (const RowGroup& group : groups) {
+      const int64_t rows = int64_t(group.items.size());
+      at::Tensor hidden;
+      if (first) {
+        hidden = model_.embed(group.ids, 0);
+      } else {
+        hidden = at::empty({rows, group.ids.size(1), model_.config().dim},
+                           model_.activation_options());
+        world_.recv(hidden, world_.rank() - tp_, kActivationTag);
+      }
+      hidden = model_.forward_layers_rows(hidden, group.rows);
+      if (!last) {
+        sends.send(world_, hidden, world_.rank() + tp_, kActivationTag);
+        continue;
+      }
+      const std::vector<int64_t> chosen = greedy_tokens(model_.logits(hidden, Logits::kLast));
+      if (world_.rank() == 0) {
+        for (size_t i = 0; i < group.items.size(); ++i) tokens[group.items[i]] = chosen[i];
+      } else if (world_.rank() == reporter) {
+        sends.send(world_, as_ids(chosen, rows), 0, kTokenTag);
+      }
+    }
+    if (world_.rank() == 0 && !last) {
+      for (const RowGroup& group : groups) {
+        at::Tensor chosen =
+            at::empty({int64_t(group.items.size()), 1}, at::TensorOptions().dtype(at::kLong));
+        world_.recv(chosen, reporter, kTokenTag);
+        const std::vector<int64_t> values = as_vector(chosen);
+        for (size_t i = 0; i < group.items.size(); ++i) tokens[group.items[i]] = values[i];
+      }
+    }
+    sends.wait_all();
+    return tokens;
+  }
+
+ private:
+  ModelShard shard(const StrategyInputs& in, const CacheShape& cache) const {
+    const std::vector<int64_t> bounds =
+        stage_boundaries(in.model.n_layers, stages_, in.degrees.stages);
+    ModelShard s;
+    s.tp = &state_.tensor_parallel_group();
+    s.first_layer = bounds[size_t(stage_)];
+    s.end_layer = bounds[size_t(stage_) + 1];
+    s.cache = cache;
+    s.shapes_only = in.shapes_only;
+    return s;
+  }
+
+  Comm& world_;
+  ParallelState state_;
+  int tp_;
+  int stage_;
+  int stages_;
+  LlamaModel model_;
+};
+
+std::unique_ptr<ServingEngine> serve_pipeline(Comm& world, const StrategyInputs& in,
+                                              const CacheShape& cache) {
+  return std::make_unique<PipelineEngine>(world, in, cache);
+}
 }  // namespace
 
 Strategy pipeline_parallel_strategy() {
@@ -229,6 +313,7 @@ Strategy pipeline_parallel_strategy() {
     return check_pipeline(model, d, w);
   };
   s.run = run_pipeline;
+  s.serve = serve_pipeline;
   return s;
 }
 
@@ -238,6 +323,7 @@ Strategy tensor_pipeline_parallel_strategy() {
   s.description = "pipeline stages (/parallel/pp) of tensor-parallel groups (/parallel/tp)";
   s.check = check_pipeline;
   s.run = run_pipeline;
+  s.serve = serve_pipeline;
   return s;
 }
 

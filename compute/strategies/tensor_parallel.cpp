@@ -3,6 +3,7 @@
 #include "compute/generation.h"
 #include "compute/llama.h"
 #include "compute/parallel_state.h"
+#include "compute/serving/serving_engine.h"
 
 namespace uniference {
 
@@ -22,6 +23,38 @@ void run_tensor_parallel(Comm& world, const StrategyInputs& in) {
   generate_batch(model, in.prompts, in.new_tokens, report);
 }
 
+// Every rank runs the whole step on its shard; the gathered logits give every rank the
+// tokens.
+class TensorParallelEngine final : public ServingEngine {
+ public:
+  TensorParallelEngine(Comm& world, const StrategyInputs& in, const CacheShape& cache)
+      : state_(world, in.degrees.tp), model_(in.model, in.seed, shard(in, cache)) {
+    model_built(in, model_, cache.batch, cache.length, cache.length);
+  }
+
+  std::vector<int64_t> step(const StepPlan& plan,
+                            const std::vector<std::vector<int64_t>>& ids) override {
+    std::vector<int64_t> tokens(plan.items.size());
+    for (const RowGroup& group : row_groups(plan, ids)) {
+      const std::vector<int64_t> chosen = greedy_tokens(model_.forward_rows(group.ids, group.rows));
+      for (size_t i = 0; i < group.items.size(); ++i) tokens[group.items[i]] = chosen[i];
+    }
+    return tokens;
+  }
+
+ private:
+  ModelShard shard(const StrategyInputs& in, const CacheShape& cache) const {
+    ModelShard s;
+    s.tp = &state_.tensor_parallel_group();
+    s.cache = cache;
+    s.shapes_only = in.shapes_only;
+    return s;
+  }
+
+  ParallelState state_;
+  LlamaModel model_;
+};
+
 }  // namespace
 
 Strategy tensor_parallel_strategy() {
@@ -38,6 +71,9 @@ Strategy tensor_parallel_strategy() {
     return StrategyProblem{"tp", check_tensor_parallel(model, d.tp)};
   };
   s.run = run_tensor_parallel;
+  s.serve = [](Comm& world, const StrategyInputs& in, const CacheShape& cache) {
+    return std::unique_ptr<ServingEngine>(new TensorParallelEngine(world, in, cache));
+  };
   return s;
 }
 

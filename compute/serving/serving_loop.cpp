@@ -1,0 +1,178 @@
+#include "compute/serving/serving_loop.h"
+
+#include <stdexcept>
+
+namespace uniference {
+
+ServingEngine::~ServingEngine() = default;
+
+std::vector<RowGroup> row_groups(const StepPlan& plan,
+                                 const std::vector<std::vector<int64_t>>& ids) {
+  std::vector<RowGroup> groups;
+  for (size_t i = 0; i < plan.items.size(); ++i) {
+    const int64_t length = int64_t(ids[i].size());
+    RowGroup* group = nullptr;
+    for (RowGroup& g : groups) {
+      if (int64_t(ids[g.items.front()].size()) == length) group = &g;
+    }
+    if (group == nullptr) group = &groups.emplace_back();
+    group->items.push_back(i);
+    group->rows.slots.push_back(plan.items[i].slot);
+    group->rows.starts.push_back(plan.items[i].start);
+  }
+  for (RowGroup& g : groups) {
+    const int64_t length = int64_t(ids[g.items.front()].size());
+    g.ids = at::empty({int64_t(g.items.size()), length}, at::TensorOptions().dtype(at::kLong));
+    int64_t* out = g.ids.data_ptr<int64_t>();
+    for (size_t i : g.items) out = std::copy(ids[i].begin(), ids[i].end(), out);
+  }
+  return groups;
+}
+
+namespace {
+
+// A plan as int64 words for a broadcast: [prefill, items, then per item request, slot,
+// start, prompt_tokens, count, count generated tokens].
+std::vector<int64_t> encode(const StepPlan& plan) {
+  std::vector<int64_t> words{plan.prefill ? 1 : 0, int64_t(plan.items.size())};
+  for (const StepItem& item : plan.items) {
+    words.insert(words.end(), {item.request, item.slot, item.start, item.prompt_tokens,
+                               int64_t(item.generated.size())});
+    words.insert(words.end(), item.generated.begin(), item.generated.end());
+  }
+  return words;
+}
+
+StepPlan decode(const std::vector<int64_t>& words) {
+  StepPlan plan;
+  plan.prefill = words.at(0) != 0;
+  size_t at = 2;
+  for (int64_t i = 0; i < words.at(1); ++i) {
+    StepItem item{words.at(at), words.at(at + 1), words.at(at + 2), words.at(at + 3), {}};
+    const int64_t count = words.at(at + 4);
+    at += 5;
+    item.generated.assign(words.begin() + long(at), words.begin() + long(at + size_t(count)));
+    at += size_t(count);
+    plan.items.push_back(std::move(item));
+  }
+  return plan;
+}
+
+// The driver's plan to every rank: its length, then its words; length 0 ends serving.
+void send_plan(Comm& replica, const std::vector<int64_t>& words) {
+  if (replica.size() == 1) return;
+  const auto longs = at::TensorOptions().dtype(at::kLong);
+  at::Tensor length = at::full({1}, int64_t(words.size()), longs);
+  replica.broadcast(length, 0);
+  if (words.empty()) return;
+  at::Tensor body = at::tensor(at::ArrayRef<int64_t>(words), longs);
+  replica.broadcast(body, 0);
+}
+
+std::vector<int64_t> receive_plan(Comm& replica) {
+  const auto longs = at::TensorOptions().dtype(at::kLong);
+  at::Tensor length = at::zeros({1}, longs);
+  replica.broadcast(length, 0);
+  const int64_t n = length.item<int64_t>();
+  if (n == 0) return {};
+  at::Tensor body = at::zeros({n}, longs);
+  replica.broadcast(body, 0);
+  return std::vector<int64_t>(body.data_ptr<int64_t>(), body.data_ptr<int64_t>() + n);
+}
+
+std::vector<std::vector<int64_t>> step_ids(const StepPlan& plan, const ServingInputs& in,
+                                           const std::vector<Request>& by_id) {
+  std::vector<std::vector<int64_t>> ids;
+  for (const StepItem& item : plan.items) {
+    if (!plan.prefill) {
+      ids.push_back(item.generated);
+      continue;
+    }
+    std::vector<int64_t> context = in.prompt_ids(by_id.at(size_t(item.request)));
+    context.insert(context.end(), item.generated.begin(), item.generated.end());
+    ids.push_back(std::move(context));
+  }
+  return ids;
+}
+
+// Requests by id (ids index the whole stream; a replica holds some of them).
+std::vector<Request> index_by_id(const std::vector<Request>& requests) {
+  std::vector<Request> by_id;
+  for (const Request& r : requests) {
+    if (size_t(r.id) >= by_id.size()) by_id.resize(size_t(r.id) + 1);
+    by_id[size_t(r.id)] = r;
+  }
+  return by_id;
+}
+
+void drive(Comm& replica, ServingEngine& engine, const ServingInputs& in,
+           const std::vector<Request>& by_id) {
+  std::unique_ptr<Scheduler> scheduler = schedulers().at(in.scheduler.name).make(in.scheduler);
+  std::vector<RequestRecord> records(by_id.size());
+  size_t next_arrival = 0;
+  const std::vector<Request>& requests = in.requests;
+  while (next_arrival < requests.size() || scheduler->has_work()) {
+    int64_t now = in.clock.now_ns();
+    for (; next_arrival < requests.size() && requests[next_arrival].arrival_ns <= now;
+         ++next_arrival) {
+      const Request& r = requests[next_arrival];
+      scheduler->arrive(r);
+      records[size_t(r.id)] = RequestRecord{r.id, in.replica, r.arrival_ns, 0, 0, 0,
+                                            r.prompt_tokens, r.new_tokens, 0, {}};
+    }
+    if (!scheduler->has_work()) {
+      in.clock.sleep_until_ns(requests[next_arrival].arrival_ns);
+      continue;
+    }
+    const StepPlan plan = scheduler->next();
+    send_plan(replica, encode(plan));
+    const std::vector<int64_t> tokens = engine.step(plan, step_ids(plan, in, by_id));
+    const int64_t done = in.clock.now_ns();
+    for (const StepResult& result : scheduler->complete(plan, tokens)) {
+      RequestRecord& record = records[size_t(result.request)];
+      if (result.first_scheduled) record.scheduled_ns = now;
+      if (result.generated == 1) record.first_token_ns = done;
+      if (!result.finished) continue;
+      record.finish_ns = done;
+      record.preemptions = scheduler->preemptions(result.request);
+      record.tokens = scheduler->tokens(result.request);
+      if (in.on_finished) in.on_finished(record);
+    }
+  }
+  send_plan(replica, {});
+}
+
+}  // namespace
+
+void serve_requests(Comm& replica, ServingEngine& engine, const ServingInputs& in) {
+  const std::vector<Request> by_id = index_by_id(in.requests);
+  if (replica.rank() == 0) return drive(replica, engine, in, by_id);
+  for (std::vector<int64_t> words = receive_plan(replica); !words.empty();
+       words = receive_plan(replica)) {
+    const StepPlan plan = decode(words);
+    engine.step(plan, step_ids(plan, in, by_id));
+  }
+}
+
+}  // namespace uniference
+
+namespace uniference {
+
+void serve_strategy(const Strategy& strategy, Comm& world, const StrategyInputs& inputs,
+                    const ServingInputs& serving, const CacheShape& cache) {
+  if (!strategy.serve) {
+    throw std::invalid_argument("strategy " + strategy.name + " cannot serve requests as they arrive");
+  }
+  const int replicas = inputs.degrees.dp;
+  const Replica replica = replica_of(world, replicas);
+  ServingInputs mine = serving;
+  mine.replica = replica.index;
+  mine.requests.clear();
+  for (const Request& r : serving.requests) {
+    if (r.id % replicas == replica.index) mine.requests.push_back(r);
+  }
+  const std::unique_ptr<ServingEngine> engine = strategy.serve(*replica.comm, inputs, cache);
+  serve_requests(*replica.comm, *engine, mine);
+}
+
+}  // namespace uniference

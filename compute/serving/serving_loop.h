@@ -1,0 +1,60 @@
+// Serving requests as they arrive: the loop every rank of a replica runs. The replica's
+// rank 0 is the driver: it admits arrivals, asks the scheduler for each step, broadcasts
+// the plan to the other ranks, runs its own part, and keeps each request's times. The
+// loop knows time only through a ServingClock, so the same code serves in simulated time
+// (the bridge's clock) and for real (the wall clock of a deployment).
+#pragma once
+
+#include "compute/comm.h"
+#include "compute/serving/requests.h"
+#include "compute/serving/scheduler.h"
+#include "compute/serving/serving_engine.h"
+#include "compute/strategy.h"
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace uniference {
+
+struct ServingClock {
+  std::function<int64_t()> now_ns;               // time since serving started
+  std::function<void(int64_t)> sleep_until_ns;   // idles until then
+};
+
+// One served request, as its driver saw it. Times are on the ServingClock.
+struct RequestRecord {
+  int64_t id = 0;
+  int replica = 0;
+  int64_t arrival_ns = 0;
+  int64_t scheduled_ns = 0;    // start of its first step
+  int64_t first_token_ns = 0;  // its first token known
+  int64_t finish_ns = 0;       // its last token known
+  int64_t prompt_tokens = 0;
+  int64_t new_tokens = 0;
+  int64_t preemptions = 0;
+  std::vector<int64_t> tokens;
+};
+
+struct ServingInputs {
+  std::vector<Request> requests;  // this replica's, in arrival order
+  SchedulerConfig scheduler;
+  ServingClock clock;
+  int replica = 0;
+  // The prompt's token ids; called on every rank, so it must be a function of the request.
+  std::function<std::vector<int64_t>(const Request&)> prompt_ids;
+  // On the driver: a request finished.
+  std::function<void(const RequestRecord&)> on_finished;
+};
+
+// Serves every request of `in` on this rank of `replica`; returns when all have finished.
+void serve_requests(Comm& replica, ServingEngine& engine, const ServingInputs& in);
+
+// One world rank's part of serving with a strategy: finds its data-parallel replica (the
+// requests are dealt to replicas round robin by id), builds the strategy's engine with a KV
+// cache of `cache`, then serves. Throws std::invalid_argument for a strategy that cannot
+// serve.
+void serve_strategy(const Strategy& strategy, Comm& world, const StrategyInputs& inputs,
+                    const ServingInputs& serving, const CacheShape& cache);
+
+}  // namespace uniference
