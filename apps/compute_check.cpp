@@ -25,6 +25,40 @@ void check_workload_fits(const Scenario& scenario, const ModelConfig& model) {
   }
 }
 
+// Serving's own checks: a strategy with an engine, one micro-batch, a KV cache that holds
+// the longest request. Fills in the scheduler's cache size when the scenario leaves it out.
+void check_serving(const Scenario& scenario, CheckedCompute& checked) {
+  const std::string& source = scenario.source;
+  if (!checked.strategy->serve) {
+    std::string serving;
+    for (const Strategy& s : strategies().entries()) {
+      if (s.serve) serving += (serving.empty() ? "" : ", ") + s.name;
+    }
+    throw ScenarioError(source, "/parallel/strategy",
+                        "strategy " + checked.strategy->name +
+                            " cannot serve requests as they arrive; kind serving runs over " +
+                            serving);
+  }
+  if (checked.degrees.micro_batches != 1) {
+    throw ScenarioError(source, "/parallel/micro_batches",
+                        "serving runs each step's requests through the pipeline together; "
+                        "micro-batches are for kinds single and batch");
+  }
+  SchedulerConfig& scheduler = checked.scheduler;
+  scheduler = scenario.workload.serving.scheduler;
+  const int64_t longest = int64_t(scenario.workload.prompt_tokens) + scenario.workload.new_tokens - 1;
+  scheduler.kv_cache_tokens = scenario.workload.kv_cache_tokens();
+  if (scheduler.kv_cache_tokens < longest) {
+    throw ScenarioError(source, "/workload/scheduler/kv_cache_tokens",
+                        std::to_string(scheduler.kv_cache_tokens) +
+                            " positions cannot hold the longest request (" +
+                            std::to_string(scenario.workload.prompt_tokens) + " prompt + " +
+                            std::to_string(scenario.workload.new_tokens) + " new tokens needs " +
+                            std::to_string(longest) + ")");
+  }
+  checked.cache = CacheShape{scheduler.max_batch, longest};
+}
+
 }  // namespace
 
 CheckedCompute check_compute(const Scenario& scenario) {
@@ -45,14 +79,17 @@ CheckedCompute check_compute(const Scenario& scenario) {
   checked.degrees.stages = parallel.stages;
   checked.degrees.micro_batches = parallel.micro_batches;
   check_workload_fits(scenario, checked.model);
-  const WorkloadShape workload{scenario.workload.batch, scenario.workload.prompt_tokens,
-                               scenario.workload.new_tokens};
+  // A serving replica forms its own batches: the data-parallel check has none to split.
+  const WorkloadShape workload{
+      scenario.workload.is_serving() ? checked.degrees.dp : scenario.workload.batch,
+      scenario.workload.prompt_tokens, scenario.workload.new_tokens};
   const StrategyProblem problem =
       check_strategy(*checked.strategy, checked.model, checked.degrees, workload);
   if (!problem.detail.empty()) {
     throw ScenarioError(source, problem.key.empty() ? "/parallel" : "/parallel/" + problem.key,
                         problem.detail);
   }
+  if (scenario.workload.is_serving()) check_serving(scenario, checked);
   checked.ranks = checked.degrees.world();
   return checked;
 }
@@ -66,6 +103,22 @@ StrategyInputs strategy_inputs(const Scenario& scenario, const CheckedCompute& c
   inputs.new_tokens = scenario.workload.new_tokens;
   inputs.degrees = checked.degrees;
   inputs.shapes_only = scenario.shapes_only;
+  return inputs;
+}
+
+}  // namespace uniference
+
+namespace uniference {
+
+ServingInputs serving_inputs(const Scenario& scenario, const CheckedCompute& checked) {
+  const ServingSpec& spec = scenario.workload.serving;
+  ServingInputs inputs;
+  inputs.requests = make_requests(ServingWorkload{spec.arrivals, spec.prompt, spec.output},
+                                  scenario.seed);
+  inputs.scheduler = checked.scheduler;
+  const int64_t vocab = checked.model.vocab;
+  const uint64_t seed = scenario.seed;
+  inputs.prompt_ids = [vocab, seed](const Request& r) { return request_prompt(r, vocab, seed); };
   return inputs;
 }
 

@@ -6,6 +6,8 @@
 #include "apps/scenario.h"
 #include "compute/compute_meter.h"
 #include "compute/model_config.h"
+#include "compute/llama.h"
+#include "compute/serving/serving_loop.h"
 #include "compute/strategy.h"
 
 namespace uniference {
@@ -16,6 +18,9 @@ struct CheckedCompute {
   const Strategy* strategy = nullptr;
   ParallelDegrees degrees;
   int ranks = 0;
+  // Serving only: the scheduler (its cache size filled in) and each rank's KV cache.
+  SchedulerConfig scheduler;
+  CacheShape cache;
 };
 
 // Throws ScenarioError naming the path of the first problem.
@@ -24,5 +29,9 @@ CheckedCompute check_compute(const Scenario& scenario);
 // The strategy's inputs for this scenario: its model, prompts, degrees and workload. The
 // caller adds the callbacks that report progress.
 StrategyInputs strategy_inputs(const Scenario& scenario, const CheckedCompute& checked);
+
+// A serving scenario's requests, scheduler and prompts. The caller adds the clock and what
+// to do with each finished request.
+ServingInputs serving_inputs(const Scenario& scenario, const CheckedCompute& checked);
 
 }  // namespace uniference

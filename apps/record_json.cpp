@@ -48,10 +48,29 @@ json record_to_json(const RunRecord& record) {
                      {"activation_bytes", r.activation_bytes},
                      {"bytes_by_label", r.bytes_by_label}});
   }
+  json requests = json::array();
+  for (const RequestRecord& r : record.requests) {
+    json one = request_to_json(r);
+    one["tokens"] = r.tokens;
+    requests.push_back(std::move(one));
+  }
   return {{"deployed_on", record.deployed_on}, {"total_ns", record.total_ns},         {"tokens", record.tokens},
           {"token_times_ns", record.token_times_ns}, {"token_prompts", record.token_prompts},
           {"device_memory_bytes", record.device_memory_bytes},
-          {"ranks", std::move(ranks)},           {"spans", std::move(spans)}};
+          {"ranks", std::move(ranks)},           {"spans", std::move(spans)},
+          {"requests", std::move(requests)}};
+}
+
+json request_to_json(const RequestRecord& r) {
+  return {{"id", r.id},
+          {"replica", r.replica},
+          {"arrival_ns", r.arrival_ns},
+          {"scheduled_ns", r.scheduled_ns},
+          {"first_token_ns", r.first_token_ns},
+          {"finish_ns", r.finish_ns},
+          {"prompt_tokens", r.prompt_tokens},
+          {"new_tokens", r.new_tokens},
+          {"preemptions", r.preemptions}};
 }
 
 RunRecord record_from_json(const json& in) {
@@ -89,6 +108,20 @@ RunRecord record_from_json(const json& in) {
       span.label = s.at(7).get<std::string>();
       record.spans.push_back(std::move(span));
     }
+    for (const json& r : in.value("requests", json::array())) {
+      RequestRecord request;
+      request.id = r.at("id").get<int64_t>();
+      request.replica = r.at("replica").get<int>();
+      request.arrival_ns = r.at("arrival_ns").get<int64_t>();
+      request.scheduled_ns = r.at("scheduled_ns").get<int64_t>();
+      request.first_token_ns = r.at("first_token_ns").get<int64_t>();
+      request.finish_ns = r.at("finish_ns").get<int64_t>();
+      request.prompt_tokens = r.at("prompt_tokens").get<int64_t>();
+      request.new_tokens = r.at("new_tokens").get<int64_t>();
+      request.preemptions = r.at("preemptions").get<int64_t>();
+      request.tokens = r.at("tokens").get<std::vector<int64_t>>();
+      record.requests.push_back(std::move(request));
+    }
     if (record.tokens.size() != record.token_times_ns.size() ||
         record.tokens.size() != record.token_prompts.size()) {
       throw std::invalid_argument("tokens, token_times_ns and token_prompts differ in length");
@@ -112,6 +145,7 @@ RunRecord merge_rank_records(const std::vector<RunRecord>& records) {
     merged.total_ns = std::max(merged.total_ns, part.total_ns);
     merged.device_memory_bytes = std::max(merged.device_memory_bytes, part.device_memory_bytes);
     merged.spans.insert(merged.spans.end(), part.spans.begin(), part.spans.end());
+    merged.requests.insert(merged.requests.end(), part.requests.begin(), part.requests.end());
     for (size_t i = 0; i < part.tokens.size(); ++i) {
       tokens.emplace_back(part.token_times_ns[i], part.token_prompts[i], part.tokens[i]);
     }

@@ -12,6 +12,7 @@
 
 #include "apps/atomic_file.h"
 #include "bridge/chrome_trace.h"
+#include "apps/serving_report.h"
 
 namespace uniference {
 
@@ -172,12 +173,22 @@ std::string summary_table(const Scenario& scenario, const RunRecord& record) {
   const NetworkSpec& network = scenario.network;
   const bool deployed = !record.deployed_on.empty();
 
+  const WorkloadSpec& workload = scenario.workload;
+  std::string served;
+  if (workload.is_serving()) {
+    const SchedulerConfig& s = workload.serving.scheduler;
+    served = "serving Poisson arrivals, " + s.name + " batching (max batch " +
+             std::to_string(s.max_batch) + "), prompts up to " +
+             std::to_string(workload.prompt_tokens) + " + up to " +
+             std::to_string(workload.new_tokens) + " new tokens, ";
+  } else {
+    served = (workload.batch > 1 ? std::to_string(workload.batch) + " x " : "") +
+             std::to_string(workload.prompt_tokens) + " prompt + " +
+             std::to_string(workload.new_tokens) + " new tokens, ";
+  }
   std::string out;
   out += scenario.name + ": model " + scenario.model.preset + ", " +
-         parallel_text(scenario.parallel) + ", " +
-         (scenario.workload.batch > 1 ? std::to_string(scenario.workload.batch) + " x " : "") +
-         std::to_string(scenario.workload.prompt_tokens) + " prompt + " +
-         std::to_string(scenario.workload.new_tokens) + " new tokens, " +
+         parallel_text(scenario.parallel) + ", " + served +
          (deployed ? std::string("real") : compute_mode_name(scenario.compute_mode)) + " compute" +
          (scenario.shapes_only ? " (shapes only: tokens are meaningless)" : "") + ", seed " +
          std::to_string(scenario.seed) + "\n";
@@ -192,11 +203,15 @@ std::string summary_table(const Scenario& scenario, const RunRecord& record) {
     out += "  " + pad_right(label, 16) + value + "\n";
   };
   line(deployed ? "wall time" : "simulated time", format_duration(record.total_ns));
-  line("TTFT", record.token_times_ns.empty() ? "-" : format_duration(record.ttft_ns()));
-  line("TPOT", record.token_times_ns.size() < 2 ? "-" : format_duration(tpot));
-  line("tokens", std::to_string(record.token_times_ns.size()) +
-                    (record.prompts() > 1 ? " (" + std::to_string(record.prompts()) + " prompts)"
-                                          : ""));
+  if (workload.is_serving()) {
+    out += serving_summary(scenario, record);
+  } else {
+    line("TTFT", record.token_times_ns.empty() ? "-" : format_duration(record.ttft_ns()));
+    line("TPOT", record.token_times_ns.size() < 2 ? "-" : format_duration(tpot));
+    line("tokens", std::to_string(record.token_times_ns.size()) +
+                      (record.prompts() > 1 ? " (" + std::to_string(record.prompts()) + " prompts)"
+                                            : ""));
+  }
   line("compute / comm", percent(compute_total, compute_total + comm_total) + " / " +
                              percent(comm_total, compute_total + comm_total) +
                              " of busy time, all ranks");
@@ -238,6 +253,7 @@ json results_json(const Scenario& scenario, const RunRecord& record) {
       {"sp", scenario.parallel.sp},
       {"micro_batches", scenario.parallel.micro_batches},
       {"stages", scenario.parallel.stages},
+      {"workload", scenario.workload.kind},
       {"batch", scenario.workload.batch},
       {"shapes_only", scenario.shapes_only},
       {"prompt_tokens", scenario.workload.prompt_tokens},
@@ -296,7 +312,7 @@ json results_json(const Scenario& scenario, const RunRecord& record) {
                        {"token_times_ns", record.prompt_token_times(p)}});
   }
 
-  return {
+  json results = {
       {"format", kResultsFormat},
       {"format_version", kResultsFormatVersion},
       {"scenario", scenario.name},
@@ -319,13 +335,17 @@ json results_json(const Scenario& scenario, const RunRecord& record) {
         {"ranks_over", ranks_over_memory(record)}}},
       {"ranks", std::move(ranks)},
   };
+  if (scenario.workload.is_serving()) results["serving"] = serving_json(scenario, record);
+  return results;
 }
 
 void write_outputs(const Scenario& scenario, const RunRecord& record, const std::string& out_dir) {
   // Render first: a failure here must not leave one file of the pair written.
   std::string results_text;
   std::string trace_text;
+  std::string requests_text;
   if (scenario.outputs.results) results_text = json_text(results_json(scenario, record), 2) + "\n";
+  if (scenario.outputs.results && scenario.workload.is_serving()) requests_text = requests_csv(record);
   if (scenario.outputs.trace) trace_text = chrome_trace_text(record, scenario.name);
   if (!scenario.outputs.results && !scenario.outputs.trace) return;
 
@@ -338,6 +358,7 @@ void write_outputs(const Scenario& scenario, const RunRecord& record, const std:
   if (scenario.outputs.results) {
     write_file_atomically((dir / "results.json").string(), results_text);
   }
+  if (!requests_text.empty()) write_file_atomically((dir / "requests.csv").string(), requests_text);
   if (scenario.outputs.trace) {
     write_file_atomically((dir / "trace.json").string(), trace_text);
   }

@@ -1,6 +1,7 @@
 #include "apps/run_scenario.h"
 
 #include "apps/atomic_file.h"
+#include "apps/compute_check.h"
 #include "apps/report.h"
 #include "apps/scenario_check.h"
 #include "bridge/link_sampler.h"
@@ -9,6 +10,7 @@
 #include "bridge/this_lp.h"
 #include "compute/compute_meter.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -68,6 +70,39 @@ class CaptureFolder {
   fs::path path_;
 };
 
+// Serving's progress: at most one line a second of wall time, on the driver's finishes.
+class ServingProgress {
+ public:
+  explicit ServingProgress(size_t requests) : requests_(requests) {}
+
+  void finished(const RequestRecord& r) {
+    ttft_ns_.push_back(r.first_token_ns - r.arrival_ns);
+    const int64_t wall = steady_clock_ns();
+    if (ttft_ns_.size() < requests_ && wall - last_line_ns_ < 1'000'000'000) return;
+    last_line_ns_ = wall;
+    std::vector<int64_t> sorted = ttft_ns_;
+    std::nth_element(sorted.begin(), sorted.begin() + long(sorted.size() / 2), sorted.end());
+    std::cerr << "  t=" << format_duration(this_lp::now_ns()) << ": " << ttft_ns_.size() << "/"
+              << requests_ << " requests done, p50 TTFT " << format_duration(sorted[sorted.size() / 2])
+              << "\n";
+  }
+
+ private:
+  size_t requests_;
+  std::vector<int64_t> ttft_ns_;
+  int64_t last_line_ns_ = 0;
+};
+
+// Each rank's program: the strategy's generation, or serving requests as they arrive.
+std::function<void(Comm&)> rank_program(const Scenario& scenario, const CheckedCompute& checked,
+                                        const StrategyInputs& inputs,
+                                        const ServingInputs& serving) {
+  if (!scenario.workload.is_serving()) {
+    return [&](Comm& world) { run_strategy(*checked.strategy, world, inputs); };
+  }
+  return [&](Comm& world) { serve_strategy(*checked.strategy, world, inputs, serving, checked.cache); };
+}
+
 }  // namespace
 
 ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::string& out_dir) {
@@ -86,6 +121,19 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
     }
   };
 
+  ServingInputs serving;
+  std::optional<ServingProgress> serving_progress;
+  if (scenario.workload.is_serving()) {
+    serving = serving_inputs(scenario, checked);
+    serving.clock.now_ns = this_lp::clock_ns;
+    serving.clock.sleep_until_ns = this_lp::sleep_until;
+    if (progress) serving_progress.emplace(serving.requests.size());
+    serving.on_finished = [&](const RequestRecord& record) {
+      this_lp::record_request(record);
+      if (serving_progress) serving_progress->finished(record);
+    };
+  }
+
   const OutputSpec& outputs = scenario.outputs;
   std::optional<CaptureFolder> capture_folder;
   if (outputs.pcap) capture_folder.emplace(out_dir.empty() ? std::string(".") : out_dir);
@@ -95,7 +143,7 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
   SimCluster cluster(checked.network, kernel);
   for (int r = 0; r < checked.ranks; ++r) {
     cluster.add_rank(meter_for(scenario, checked.device),
-                     [&](Comm& world) { run_strategy(*checked.strategy, world, inputs); });
+                     rank_program(scenario, checked, inputs, serving));
   }
   // The taps go on once the devices exist; they die before the cluster, which owns ns-3.
   cluster.build_network();

@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <optional>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <utility>
@@ -75,9 +77,188 @@ ParallelSpec read_parallel(const Checker& check, const json& value, const std::s
   return parallel;
 }
 
-WorkloadSpec read_workload(const Checker& check, const json& value, const std::string& pointer) {
-  check.object(value, pointer, {"prompt_tokens", "new_tokens", "batch"});
+// A column of positive whole numbers from a CSV file with a header line.
+std::vector<int64_t> read_length_column(const Checker& check, const std::string& pointer,
+                                        const std::string& path, const std::string& column) {
+  std::ifstream in(path);
+  if (!in) check.fail(child(pointer, "file"), "cannot read " + path);
+  const auto split = [](const std::string& line) {
+    std::vector<std::string> cells;
+    std::string cell;
+    std::istringstream stream(line);
+    while (std::getline(stream, cell, ',')) {
+      while (!cell.empty() && (cell.back() == '\r' || cell.back() == ' ')) cell.pop_back();
+      while (!cell.empty() && cell.front() == ' ') cell.erase(cell.begin());
+      cells.push_back(cell);
+    }
+    return cells;
+  };
+  std::string line;
+  std::getline(in, line);
+  const std::vector<std::string> header = split(line);
+  const auto it = std::find(header.begin(), header.end(), column);
+  if (it == header.end()) {
+    check.fail(child(pointer, "column"), path + " has no column '" + column + "'; its header is: " + line);
+  }
+  const size_t index = size_t(it - header.begin());
+  std::vector<int64_t> values;
+  for (int number = 2; std::getline(in, line); ++number) {
+    if (line.empty() || line == "\r") continue;
+    const std::vector<std::string> cells = split(line);
+    const std::optional<double> value =
+        index < cells.size() ? parse_number(cells[index]) : std::optional<double>();
+    if (!value || *value < 1 || *value != std::floor(*value) || *value > 1e9) {
+      check.fail(child(pointer, "file"), path + ":" + std::to_string(number) + ": column '" +
+                                             column + "' needs a positive whole number of tokens");
+    }
+    values.push_back(int64_t(*value));
+  }
+  if (values.empty()) check.fail(child(pointer, "file"), path + " has no rows");
+  return values;
+}
+
+// A length: a positive integer, or {"distribution": ..., its keys}. `column` is the trace
+// column's default name.
+LengthSpec read_length(const Checker& check, const json& value, const std::string& pointer,
+                       const std::string& source, const std::string& column) {
+  LengthSpec spec;
+  if (!value.is_object()) {
+    spec.value = check.positive_int(value, pointer);
+    return spec;
+  }
+  const LengthDistribution& distribution = [&]() -> const LengthDistribution& {
+    const std::string at = child(pointer, "distribution");
+    const std::string name = check.choice(
+        check.require(value, pointer, "distribution", "a length distribution name"), at,
+        length_distributions().names());
+    return length_distributions().at(name);
+  }();
+  spec.distribution = distribution.name;
+  std::vector<std::string> known = distribution.keys;
+  known.insert(known.begin(), "distribution");
+  check.object(value, pointer, known);
+  const auto whole = [&](const char* key) {
+    return int64_t(check.positive_int(check.require(value, pointer, key, "a positive integer"),
+                                      child(pointer, key)));
+  };
+  if (spec.distribution == "fixed") spec.value = whole("value");
+  if (spec.distribution == "uniform" || spec.distribution == "lognormal") {
+    spec.min = whole("min");
+    spec.max = whole("max");
+    if (spec.max < spec.min) {
+      check.fail(child(pointer, "max"), "is below min (" + std::to_string(spec.min) + ")");
+    }
+  }
+  if (spec.distribution == "lognormal") {
+    const std::string median_at = child(pointer, "median"), sigma_at = child(pointer, "sigma");
+    spec.median = check.number(check.require(value, pointer, "median", "a number"), median_at);
+    if (!(spec.median > 0)) check.fail_found(median_at, "a number above 0", value["median"]);
+    spec.sigma = check.number(check.require(value, pointer, "sigma", "a number"), sigma_at);
+    if (!(spec.sigma >= 0) || spec.sigma > 10) {
+      check.fail_found(sigma_at, "a number from 0 to 10", value["sigma"]);
+    }
+  }
+  if (spec.distribution == "trace") {
+    const std::string file =
+        check.string(check.require(value, pointer, "file", "a CSV file name"), child(pointer, "file"));
+    std::string name = column;
+    if (const json* v = Checker::find(value, "column")) name = check.string(*v, child(pointer, "column"));
+    // Relative to the scenario's folder, as a user reading the scenario would expect.
+    const std::filesystem::path path =
+        std::filesystem::path(file).is_absolute()
+            ? std::filesystem::path(file)
+            : std::filesystem::path(source).parent_path() / file;
+    spec.trace = read_length_column(check, pointer, path.string(), name);
+  }
+  return spec;
+}
+
+// The longest length a spec can give.
+int64_t longest(const LengthSpec& spec) {
+  if (spec.distribution == "fixed") return spec.value;
+  if (spec.distribution == "trace") return *std::max_element(spec.trace.begin(), spec.trace.end());
+  return spec.max;
+}
+
+int64_t duration_ns(const Checker& check, const json& value, const std::string& pointer) {
+  int64_t ns = 0;
+  if (!value.is_string() || !parse_duration(value.get<std::string>(), &ns) || ns <= 0) {
+    check.fail_found(pointer, "a positive duration such as \"500ms\" or \"60s\"", value);
+  }
+  return ns;
+}
+
+ServingSpec read_serving(const Checker& check, const json& value, const std::string& pointer,
+                         const std::string& source) {
+  ServingSpec serving;
+  const std::string arrivals_at = child(pointer, "arrivals");
+  const json& arrivals = check.require(value, pointer, "arrivals", "an object");
+  check.object(arrivals, arrivals_at, {"process", "rate", "requests", "duration"});
+  if (const json* v = Checker::find(arrivals, "process")) {
+    check.choice(*v, child(arrivals_at, "process"), {"poisson"});
+  }
+  const std::string rate_at = child(arrivals_at, "rate");
+  serving.arrivals.rate_per_s =
+      check.number(check.require(arrivals, arrivals_at, "rate", "requests per second"), rate_at);
+  if (!(serving.arrivals.rate_per_s > 0) || serving.arrivals.rate_per_s > 1e9) {
+    check.fail_found(rate_at, "requests per second, above 0", arrivals["rate"]);
+  }
+  const json* count = Checker::find(arrivals, "requests");
+  const json* duration = Checker::find(arrivals, "duration");
+  if ((count == nullptr) == (duration == nullptr)) {
+    check.fail(arrivals_at, "give exactly one of \"requests\" (how many) and \"duration\" (how long)");
+  }
+  if (count != nullptr) {
+    serving.arrivals.count =
+        check.integer(*count, child(arrivals_at, "requests"), 1, 10'000'000, "1 to 10000000 requests");
+  } else {
+    serving.arrivals.duration_ns = duration_ns(check, *duration, child(arrivals_at, "duration"));
+  }
+  serving.prompt = read_length(check, check.require(value, pointer, "prompt_tokens", "a length"),
+                               child(pointer, "prompt_tokens"), source, "prompt_tokens");
+  serving.output = read_length(check, check.require(value, pointer, "new_tokens", "a length"),
+                               child(pointer, "new_tokens"), source, "new_tokens");
+  if (const json* v = Checker::find(value, "scheduler")) {
+    const std::string at = child(pointer, "scheduler");
+    check.object(*v, at, {"name", "max_batch", "kv_cache_tokens"});
+    if (const json* name = Checker::find(*v, "name")) {
+      serving.scheduler.name = check.choice(*name, child(at, "name"), schedulers().names());
+    }
+    if (const json* n = Checker::find(*v, "max_batch")) {
+      serving.scheduler.max_batch = check.integer(*n, child(at, "max_batch"), 1, 4096, "1 to 4096");
+    }
+    if (const json* n = Checker::find(*v, "kv_cache_tokens")) {
+      serving.scheduler.kv_cache_tokens =
+          check.integer(*n, child(at, "kv_cache_tokens"), 1, int64_t(1) << 40, "a positive integer");
+    }
+  }
+  if (const json* v = Checker::find(value, "slo")) {
+    const std::string at = child(pointer, "slo");
+    check.object(*v, at, {"ttft", "tpot"});
+    if (const json* t = Checker::find(*v, "ttft")) serving.slo_ttft_ns = duration_ns(check, *t, child(at, "ttft"));
+    if (const json* t = Checker::find(*v, "tpot")) serving.slo_tpot_ns = duration_ns(check, *t, child(at, "tpot"));
+  }
+  return serving;
+}
+
+WorkloadSpec read_workload(const Checker& check, const json& value, const std::string& pointer,
+                           const std::string& source) {
   WorkloadSpec workload;
+  if (const json* v = Checker::find(value, "kind")) {
+    workload.kind = check.choice(*v, child(pointer, "kind"), workload_kinds().names());
+  } else if (const json* batch = Checker::find(value, "batch");
+             batch != nullptr && !(batch->is_number_integer() && batch->get<int64_t>() == 1)) {
+    workload.kind = "batch";
+  }
+  if (workload.is_serving()) {
+    check.object(value, pointer,
+                 {"kind", "arrivals", "prompt_tokens", "new_tokens", "scheduler", "slo"});
+    workload.serving = read_serving(check, value, pointer, source);
+    workload.prompt_tokens = int(longest(workload.serving.prompt));
+    workload.new_tokens = int(longest(workload.serving.output));
+    return workload;
+  }
+  check.object(value, pointer, {"kind", "prompt_tokens", "new_tokens", "batch"});
   workload.prompt_tokens =
       check.positive_int(check.require(value, pointer, "prompt_tokens", "a positive integer"),
                          child(pointer, "prompt_tokens"));
@@ -86,6 +267,9 @@ WorkloadSpec read_workload(const Checker& check, const json& value, const std::s
                          child(pointer, "new_tokens"));
   if (const json* v = Checker::find(value, "batch")) {
     workload.batch = check.positive_int(*v, child(pointer, "batch"));
+  }
+  if (workload.kind == "single" && workload.batch != 1) {
+    check.fail(child(pointer, "batch"), "kind single serves one prompt; use kind batch");
   }
   return workload;
 }
@@ -458,7 +642,8 @@ Scenario parse_scenario(const json& document, const std::string& source_name) {
   scenario.parallel =
       read_parallel(check, check.require(document, "", "parallel", "an object"), "/parallel");
   scenario.workload =
-      read_workload(check, check.require(document, "", "workload", "an object"), "/workload");
+      read_workload(check, check.require(document, "", "workload", "an object"), "/workload",
+                    source_name);
   if (const json* v = Checker::find(document, "devices")) {
     scenario.devices = read_devices(check, *v, "/devices");
   }

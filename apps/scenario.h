@@ -11,6 +11,8 @@
 
 #include "apps/scenario_error.h"
 #include "apps/units.h"
+#include "compute/serving/requests.h"
+#include "compute/serving/scheduler.h"
 
 #include <nlohmann/json.hpp>
 
@@ -43,10 +45,31 @@ struct ParallelSpec {
   int ranks() const { return tp * pp * dp * sp; }
 };
 
+// /workload kind serving: requests arriving over time, batched by a scheduler.
+struct ServingSpec {
+  ArrivalSpec arrivals;
+  LengthSpec prompt;             // /workload/prompt_tokens
+  LengthSpec output;             // /workload/new_tokens
+  SchedulerConfig scheduler;     // kv_cache_tokens 0: room for max_batch longest requests
+  int64_t slo_ttft_ns = 0;       // 0: no objective
+  int64_t slo_tpot_ns = 0;
+};
+
 struct WorkloadSpec {
-  int prompt_tokens = 0;
-  int new_tokens = 0;
-  int batch = 1;  // prompts served together
+  std::string kind = "single";   // a workload kind (compute's registry)
+  int prompt_tokens = 0;         // single and batch; serving: the longest prompt
+  int new_tokens = 0;            // single and batch; serving: the longest answer
+  int batch = 1;                 // prompts served together (batch)
+  ServingSpec serving;
+
+  bool is_serving() const { return kind == "serving"; }
+  // Serving: the scheduler's KV-cache positions, room for max_batch of the longest
+  // requests when the scenario does not say.
+  int64_t kv_cache_tokens() const {
+    const SchedulerConfig& s = serving.scheduler;
+    return s.kv_cache_tokens > 0 ? s.kv_cache_tokens
+                                 : s.max_batch * (int64_t(prompt_tokens) + new_tokens - 1);
+  }
 };
 
 struct DeviceSpec {

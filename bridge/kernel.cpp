@@ -380,6 +380,15 @@ void record_token(int64_t prompt, int64_t /*step*/, int64_t token) {
   kernel.recorder().token(prompt, token, kernel.lp_clock());
 }
 
+void sleep_until(int64_t ns) {
+  Kernel& kernel = Kernel::current();
+  kernel.settle_compute();
+  if (const int64_t wait = ns - kernel.now_ns(); wait > 0) kernel.advance(wait);
+  kernel.resume_compute();
+}
+
+void record_request(const RequestRecord& record) { Kernel::current().recorder().request(record); }
+
 void record_memory(uint64_t weights, uint64_t kv_cache, uint64_t activations) {
   Kernel& kernel = Kernel::current();
   kernel.recorder().memory(kernel.current_rank(), weights, kv_cache, activations);

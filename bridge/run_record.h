@@ -3,6 +3,8 @@
 // All times are integer nanoseconds of simulated time (docs/design.md section 2).
 #pragma once
 
+#include "compute/serving/request_record.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -80,6 +82,8 @@ struct RunRecord {
   std::vector<int64_t> token_times_ns;
   std::vector<int64_t> tokens;
   std::vector<int64_t> token_prompts;
+  // Serving runs: every finished request, in the order they finished.
+  std::vector<RequestRecord> requests;
   std::vector<RankStats> ranks;
   uint64_t device_memory_bytes = 0;  // memory of the ranks' device profile; 0: unknown
   std::vector<Span> spans;

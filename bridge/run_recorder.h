@@ -48,6 +48,8 @@ class RunRecorder {
 
   // The rank producing `prompt`'s tokens knew token `token` of it at `ns`.
   void token(int64_t prompt, int64_t token, int64_t ns);
+  // A served request finished.
+  void request(RequestRecord record) { record_.requests.push_back(std::move(record)); }
 
   const RunRecord& record() const { return record_; }
 

@@ -3,6 +3,8 @@
 // the runner and the examples, which sit between shard code and the simulator, do.
 #pragma once
 
+#include "compute/serving/request_record.h"
+
 #include <cstdint>
 
 namespace uniference::this_lp {
@@ -23,6 +25,13 @@ void discard_compute();
 // Records that this LP produced token `token` of prompt `prompt` (its step-th new token)
 // now; its compute so far is charged first.
 void record_token(int64_t prompt, int64_t step, int64_t token);
+
+// Charges the compute so far, then idles (no compute charged) until simulated time `ns`;
+// returns at once when that time has passed.
+void sleep_until(int64_t ns);
+
+// Records a served request that this LP, its replica's driver, saw finish.
+void record_request(const RequestRecord& record);
 
 // Records what this LP's model holds, in bytes.
 void record_memory(uint64_t weights, uint64_t kv_cache, uint64_t activations);

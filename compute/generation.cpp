@@ -91,11 +91,15 @@ std::vector<int64_t> make_prompt(int64_t length, int64_t vocab, uint64_t seed) {
   return std::vector<int64_t>(data, data + length);
 }
 
+uint64_t prompt_seed(uint64_t seed, int64_t index) {
+  return seed ^ (uint64_t(index) * 0x9e3779b97f4a7c15ULL);
+}
+
 std::vector<std::vector<int64_t>> make_prompts(int64_t batch, int64_t length, int64_t vocab,
                                                uint64_t seed) {
   std::vector<std::vector<int64_t>> prompts;
   for (int64_t i = 0; i < batch; ++i) {
-    prompts.push_back(make_prompt(length, vocab, seed ^ (uint64_t(i) * 0x9e3779b97f4a7c15ULL)));
+    prompts.push_back(make_prompt(length, vocab, prompt_seed(seed, i)));
   }
   return prompts;
 }

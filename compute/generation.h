@@ -40,6 +40,9 @@ at::Tensor token_batch(const std::vector<std::vector<int64_t>>& prompts);
 // length token ids uniform in [0, vocab), from a generator of its own seeded by seed.
 std::vector<int64_t> make_prompt(int64_t length, int64_t vocab, uint64_t seed);
 
+// The seed of prompt number `index` of a workload seeded by `seed`.
+uint64_t prompt_seed(uint64_t seed, int64_t index);
+
 // `batch` prompts of `length` ids: prompt 0 is make_prompt(length, vocab, seed), and each
 // later one comes from a seed of its own derived from seed and its index.
 std::vector<std::vector<int64_t>> make_prompts(int64_t batch, int64_t length, int64_t vocab,

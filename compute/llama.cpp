@@ -1,6 +1,7 @@
 #include "compute/llama.h"
 
 #include "compute/compute_label.h"
+#include "compute/generation.h"
 
 #include <cmath>
 #include <limits>
@@ -414,6 +415,40 @@ at::Tensor LlamaModel::logits(const at::Tensor& hidden, Logits which) const {
   const at::Tensor h =
       which == Logits::kLast ? hidden.narrow(-2, hidden.size(-2) - 1, 1) : hidden;
   return output().forward(rms_norm(h, norm_, config_.norm_eps));
+}
+
+std::vector<int64_t> LlamaModel::greedy_next(const at::Tensor& hidden) const {
+  if (!tp_.runs_collectives()) return greedy_tokens(logits(hidden, Logits::kLast));
+  at::NoGradGuard no_grad;
+  label_compute("head");
+  const at::Tensor last = hidden.narrow(-2, hidden.size(-2) - 1, 1);
+  const at::Tensor local = at::linear(rms_norm(last, norm_, config_.norm_eps), output().weight());
+  label_compute("sample");
+  const int64_t rows = local.size(0);
+  const at::Tensor flat = local.reshape({rows, local.size(-1)});
+  const at::Tensor ids = flat.argmax(-1, /*keepdim=*/true);
+  const int64_t vocab_start = int64_t(tp_.rank) * output().weight().size(0);
+  const at::Tensor pairs =
+      at::cat({flat.amax(-1, /*keepdim=*/true).to(at::kDouble), (ids + vocab_start).to(at::kDouble)}, -1);
+  at::Tensor all = at::empty({int64_t(tp_.size), rows, 2}, pairs.options());
+  tp_.comm->all_gather(all, pairs);
+  std::vector<int64_t> tokens(size_t(rows), 0);
+  if (all.is_meta()) return tokens;  // shape-only runs: token 0 stands for every choice
+  const at::Tensor best = all.contiguous();
+  const double* p = best.data_ptr<double>();
+  for (int64_t r = 0; r < rows; ++r) {
+    double value = p[r * 2];
+    tokens[size_t(r)] = int64_t(p[r * 2 + 1]);
+    for (int64_t shard = 1; shard < tp_.size; ++shard) {
+      const double* pair = p + (shard * rows + r) * 2;
+      // Shards hold ascending slices: a later shard wins only with a strictly larger logit.
+      if (pair[0] > value) {
+        value = pair[0];
+        tokens[size_t(r)] = int64_t(pair[1]);
+      }
+    }
+  }
+  return tokens;
 }
 
 at::Tensor LlamaModel::forward(const at::Tensor& tokens, int64_t start_pos, Logits which,

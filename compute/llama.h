@@ -209,6 +209,13 @@ class LlamaModel {
   // hidden [batch, seq, dim] -> logits [batch, seq or 1, vocab]: needs the head.
   at::Tensor logits(const at::Tensor& hidden, Logits which) const;
 
+  // The greedy next token of each row of hidden [rows, seq, dim] (its last position), on
+  // every rank: each rank takes the best logit of its vocabulary slice and an all-gather
+  // of (logit, id) pairs picks the best overall, the lowest id on ties as argmax over the
+  // whole vocabulary does. The same tokens as greedy_tokens(logits(hidden, kLast)) for
+  // 16 bytes per row and rank instead of the whole vocabulary's logits. Needs the head.
+  std::vector<int64_t> greedy_next(const at::Tensor& hidden) const;
+
   const ModelConfig& config() const { return config_; }
   const TpGroup& tp() const { return tp_; }
   bool holds_embedding() const { return first_layer_ == 0; }

@@ -43,6 +43,19 @@ const NamedRegistry<LengthDistribution>& length_distributions() {
   return registry;
 }
 
+const NamedRegistry<WorkloadKind>& workload_kinds() {
+  static const NamedRegistry<WorkloadKind> registry(
+      "workload kind",
+      {
+          {"single", "one prompt: prefill, then one decode step per new token"},
+          {"batch", "/workload/batch prompts of one length, served together"},
+          {"serving",
+           "requests arriving as a Poisson process, batched by /workload/scheduler, with "
+           "latency percentiles, throughput and goodput"},
+      });
+  return registry;
+}
+
 std::vector<Request> make_requests(const ServingWorkload& workload, uint64_t seed) {
   const ArrivalSpec& a = workload.arrivals;
   if (!(a.rate_per_s > 0) || !std::isfinite(a.rate_per_s)) {

@@ -69,6 +69,13 @@ struct ServingWorkload {
   LengthSpec output;
 };
 
+// What /workload/kind may name: one request, a fixed batch, or requests arriving over time.
+struct WorkloadKind {
+  std::string name;
+  std::string description;
+};
+const NamedRegistry<WorkloadKind>& workload_kinds();
+
 // The stream for `seed`. Arrivals, prompt lengths and output lengths come from three
 // streams of their own, so changing how lengths are drawn keeps the arrival times.
 // Throws std::invalid_argument for a rate that is not positive, or neither a count nor a

@@ -1,10 +1,16 @@
 #include "compute/serving/serving_loop.h"
 
+#include "compute/generation.h"
+
 #include <stdexcept>
 
 namespace uniference {
 
 ServingEngine::~ServingEngine() = default;
+
+std::vector<int64_t> request_prompt(const Request& request, int64_t vocab, uint64_t seed) {
+  return make_prompt(request.prompt_tokens, vocab, prompt_seed(seed, request.id));
+}
 
 std::vector<RowGroup> row_groups(const StepPlan& plan,
                                  const std::vector<std::vector<int64_t>>& ids) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "compute/comm.h"
+#include "compute/serving/request_record.h"
 #include "compute/serving/requests.h"
 #include "compute/serving/scheduler.h"
 #include "compute/serving/serving_engine.h"
@@ -22,20 +23,6 @@ struct ServingClock {
   std::function<void(int64_t)> sleep_until_ns;   // idles until then
 };
 
-// One served request, as its driver saw it. Times are on the ServingClock.
-struct RequestRecord {
-  int64_t id = 0;
-  int replica = 0;
-  int64_t arrival_ns = 0;
-  int64_t scheduled_ns = 0;    // start of its first step
-  int64_t first_token_ns = 0;  // its first token known
-  int64_t finish_ns = 0;       // its last token known
-  int64_t prompt_tokens = 0;
-  int64_t new_tokens = 0;
-  int64_t preemptions = 0;
-  std::vector<int64_t> tokens;
-};
-
 struct ServingInputs {
   std::vector<Request> requests;  // this replica's, in arrival order
   SchedulerConfig scheduler;
@@ -46,6 +33,10 @@ struct ServingInputs {
   // On the driver: a request finished.
   std::function<void(const RequestRecord&)> on_finished;
 };
+
+// A request's prompt: make_prompts' prompt number `id` for the workload's seed, so request
+// i of a stream reads what prompt i of a batch would.
+std::vector<int64_t> request_prompt(const Request& request, int64_t vocab, uint64_t seed);
 
 // Serves every request of `in` on this rank of `replica`; returns when all have finished.
 void serve_requests(Comm& replica, ServingEngine& engine, const ServingInputs& in);

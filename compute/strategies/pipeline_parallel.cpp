@@ -252,7 +252,7 @@ class PipelineEngine final : public ServingEngine {
         sends.send(world_, hidden, world_.rank() + tp_, kActivationTag);
         continue;
       }
-      const std::vector<int64_t> chosen = greedy_tokens(model_.logits(hidden, Logits::kLast));
+      const std::vector<int64_t> chosen = model_.greedy_next(hidden);
       if (world_.rank() == 0) {
         for (size_t i = 0; i < group.items.size(); ++i) tokens[group.items[i]] = chosen[i];
       } else if (world_.rank() == reporter) {

@@ -36,7 +36,8 @@ class TensorParallelEngine final : public ServingEngine {
                             const std::vector<std::vector<int64_t>>& ids) override {
     std::vector<int64_t> tokens(plan.items.size());
     for (const RowGroup& group : row_groups(plan, ids)) {
-      const std::vector<int64_t> chosen = greedy_tokens(model_.forward_rows(group.ids, group.rows));
+      const std::vector<int64_t> chosen =
+          model_.greedy_next(model_.forward_layers_rows(model_.embed(group.ids, 0), group.rows));
       for (size_t i = 0; i < group.items.size(); ++i) tokens[group.items[i]] = chosen[i];
     }
     return tokens;
