@@ -7,6 +7,8 @@
 #include "bridge/network_registry.h"
 #include "compute/compute_meter.h"
 #include "compute/model_config.h"
+#include "compute/serving/requests.h"
+#include "compute/serving/scheduler.h"
 #include "compute/strategy.h"
 
 #include <ns3/collective-helper.h>
@@ -54,6 +56,11 @@ std::vector<Listed> listed() {
        entries_of(rdma_congestion_controls())},
       {"collective_presets", "/properties/collectives/properties/preset",
        entries_of(collective_presets())},
+      {"workload_kinds", "/properties/workload/properties/kind", entries_of(workload_kinds())},
+      {"schedulers", "/properties/workload/properties/scheduler/properties/name",
+       entries_of(schedulers())},
+      {"length_distributions", "/$defs/length/oneOf/1/properties/distribution",
+       entries_of(length_distributions())},
   };
 }
 

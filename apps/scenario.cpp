@@ -250,15 +250,23 @@ WorkloadSpec read_workload(const Checker& check, const json& value, const std::s
              batch != nullptr && !(batch->is_number_integer() && batch->get<int64_t>() == 1)) {
     workload.kind = "batch";
   }
+  check.object(value, pointer,
+               {"kind", "prompt_tokens", "new_tokens", "batch", "arrivals", "scheduler", "slo"});
   if (workload.is_serving()) {
-    check.object(value, pointer,
-                 {"kind", "arrivals", "prompt_tokens", "new_tokens", "scheduler", "slo"});
+    if (Checker::find(value, "batch") != nullptr) {
+      check.fail(child(pointer, "batch"),
+                 "kind serving forms its own batches; set /workload/scheduler/max_batch");
+    }
     workload.serving = read_serving(check, value, pointer, source);
     workload.prompt_tokens = int(longest(workload.serving.prompt));
     workload.new_tokens = int(longest(workload.serving.output));
     return workload;
   }
-  check.object(value, pointer, {"kind", "prompt_tokens", "new_tokens", "batch"});
+  for (const char* key : {"arrivals", "scheduler", "slo"}) {
+    if (Checker::find(value, key) != nullptr) {
+      check.fail(child(pointer, key), "only kind serving reads this key (kind is " + workload.kind + ")");
+    }
+  }
   workload.prompt_tokens =
       check.positive_int(check.require(value, pointer, "prompt_tokens", "a positive integer"),
                          child(pointer, "prompt_tokens"));

@@ -165,5 +165,28 @@ TEST(ScenarioCheck, CollectivesNameRegisteredAlgorithmsAndAttributes) {
   check_error(doc, "/collectives/all_reduce/attributes/Nope");
 }
 
+json serving() {
+  std::ifstream in(std::string(UNIFERENCE_SCENARIOS_DIR) + "/serving.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  return json::parse(text.str());
+}
+
+TEST(ScenarioCheck, ServingNeedsAStrategyThatServesAndACacheForTheLongestRequest) {
+  const CheckedScenario checked = check_scenario(parse_scenario(serving(), "s.json"));
+  EXPECT_EQ(checked.cache.batch, 8);
+  EXPECT_EQ(checked.cache.length, 48 + 48 - 1);
+  EXPECT_EQ(checked.scheduler.kv_cache_tokens, 8 * 95);
+  const ScenarioError e = check_error(
+      with(with(serving(), "/parallel", {{"strategy", "voltage"}, {"sp", 2}}), "/workload/new_tokens", 4),
+      "/parallel/strategy");
+  EXPECT_NE(e.detail().find("tp, pp, tp-pp"), std::string::npos) << e.detail();
+  check_error(with(serving(), "/workload/scheduler/kv_cache_tokens", 94),
+              "/workload/scheduler/kv_cache_tokens");
+  check_error(with(serving(), "/parallel", {{"strategy", "pp"}, {"pp", 2}, {"micro_batches", 2}}),
+              "/parallel/micro_batches");
+  check_error(with(serving(), "/workload/new_tokens/max", 2048), "/workload/new_tokens");
+}
+
 }  // namespace
 }  // namespace uniference

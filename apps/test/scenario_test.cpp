@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -342,11 +343,80 @@ TEST(Scenario, UnreadableFileNamesThePath) {
   EXPECT_THROW(load_scenario(kScenariosDir), ScenarioError);
 }
 
+// ---- Serving workloads --------------------------------------------------------------------
+
+json serving() { return read_json(kScenariosDir + "/serving.json"); }
+
+TEST(ServingScenario, ShippedServingScenarioParsesToItsValues) {
+  const Scenario s = parse_scenario(serving(), "serving.json");
+  EXPECT_TRUE(s.workload.is_serving());
+  EXPECT_EQ(s.workload.serving.arrivals.rate_per_s, 25);
+  EXPECT_EQ(s.workload.serving.arrivals.count, 30);
+  EXPECT_EQ(s.workload.serving.prompt.distribution, "uniform");
+  EXPECT_EQ(s.workload.prompt_tokens, 48);  // the longest the distribution gives
+  EXPECT_EQ(s.workload.new_tokens, 48);
+  EXPECT_EQ(s.workload.serving.scheduler.name, "continuous");
+  EXPECT_EQ(s.workload.serving.slo_ttft_ns, 50'000'000);
+  EXPECT_EQ(s.workload.kv_cache_tokens(), 8 * (48 + 48 - 1));
+  EXPECT_EQ(parse_scenario(quickstart(), "q.json").workload.kind, "single");
+  EXPECT_EQ(parse_scenario(with(quickstart(), "/workload/batch", 3), "q.json").workload.kind, "batch");
+}
+
+TEST(ServingScenario, BadServingKeysNameTheirPointer) {
+  expect_error(with(serving(), "/workload/batch", 2), "/workload/batch");
+  expect_error(with(quickstart(), "/workload/arrivals", json::object()), "/workload/arrivals");
+  expect_error(with(serving(), "/workload/arrivals/duration", "10s"), "/workload/arrivals");
+  expect_error(with(serving(), "/workload/arrivals/rate", 0), "/workload/arrivals/rate");
+  expect_error(without(serving(), "/workload/arrivals"), "/workload/arrivals");
+  expect_error(with(serving(), "/workload/prompt_tokens/distribution", "gaussian"),
+               "/workload/prompt_tokens/distribution");
+  expect_error(with(serving(), "/workload/prompt_tokens/median", 3), "/workload/prompt_tokens/median");
+  expect_error(with(serving(), "/workload/prompt_tokens/max", 4), "/workload/prompt_tokens/max");
+  expect_error(with(serving(), "/workload/new_tokens/sigma", -1), "/workload/new_tokens/sigma");
+  expect_error(with(serving(), "/workload/scheduler/name", "fifo"), "/workload/scheduler/name");
+  expect_error(with(serving(), "/workload/slo/ttft", "soon"), "/workload/slo/ttft");
+}
+
+TEST(ServingScenario, TraceLengthsComeFromACsvColumnBesideTheScenario) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "uniference-trace-lengths";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "lengths.csv") << "id,prompt_tokens,new_tokens\n0,12,3\n1,7,9\n";
+  std::ofstream(dir / "bad.csv") << "prompt_tokens\n5\nfive\n";
+  json doc = with(serving(), "/workload/prompt_tokens",
+                  {{"distribution", "trace"}, {"file", "lengths.csv"}});
+  const Scenario s = parse_scenario(doc, (dir / "s.json").string());
+  EXPECT_EQ(s.workload.serving.prompt.trace, (std::vector<int64_t>{12, 7}));
+  EXPECT_EQ(s.workload.prompt_tokens, 12);
+  try {
+    parse_scenario(with(doc, "/workload/prompt_tokens/file", "bad.csv"), (dir / "s.json").string());
+    ADD_FAILURE() << "a bad row was accepted";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.pointer(), "/workload/prompt_tokens/file");
+    EXPECT_NE(e.detail().find("bad.csv:3"), std::string::npos) << e.detail();
+  }
+  try {
+    parse_scenario(with(doc, "/workload/prompt_tokens/column", "tokens"), (dir / "s.json").string());
+    ADD_FAILURE() << "a missing column was accepted";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.pointer(), "/workload/prompt_tokens/column");
+  }
+  std::filesystem::remove_all(dir);
+}
+
 // ---- Agreement with scenarios/schema.json ------------------------------------------------
+
+// A document with an object at `pointer`: the serving scenario for the keys only kind
+// serving reads, the quickstart for the rest.
+json document_for(const std::string& pointer) {
+  for (const char* serving_only : {"/workload/arrivals", "/workload/scheduler", "/workload/slo"}) {
+    if (pointer.rfind(serving_only, 0) == 0) return read_json(kScenariosDir + "/serving.json");
+  }
+  return quickstart();
+}
 
 // The keys the parser accepts at `pointer`, read back from its unknown-key message.
 std::set<std::string> parser_keys_at(const std::string& pointer) {
-  json document = quickstart();
+  json document = document_for(pointer);
   ScenarioError e =
       expect_error(with(document, pointer + "/zz_not_a_key", 1), pointer + "/zz_not_a_key");
   const std::string marker = "known keys here: ";
@@ -372,7 +442,7 @@ void compare_objects(const json& schema, const std::string& pointer) {
   EXPECT_EQ(parser_keys_at(pointer), schema_keys);
   // What the schema calls required, the parser requires.
   for (const json& required : schema.value("required", json::array())) {
-    expect_error(without(quickstart(), pointer + "/" + required.get<std::string>()),
+    expect_error(without(document_for(pointer), pointer + "/" + required.get<std::string>()),
                  pointer + "/" + required.get<std::string>());
   }
 }
