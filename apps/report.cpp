@@ -1,6 +1,7 @@
 #include "apps/report.h"
 
 #include <algorithm>
+#include <iostream>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -339,6 +340,28 @@ json results_json(const Scenario& scenario, const RunRecord& record) {
   return results;
 }
 
+RunRecord trace_window(const RunRecord& record, uint64_t max_events, int64_t* cut_ns) {
+  *cut_ns = -1;
+  if (record.spans.size() + record.messages.size() <= max_events) return record;
+  std::vector<int64_t> starts;
+  for (const Span& span : record.spans) starts.push_back(span.start_ns);
+  for (const NetMessage& message : record.messages) starts.push_back(message.send_ns);
+  std::nth_element(starts.begin(), starts.begin() + long(max_events), starts.end());
+  // Everything that starts before the (max_events + 1)-th start: at most max_events events.
+  const int64_t cut = starts[max_events];
+  RunRecord window = record;
+  window.spans.clear();
+  window.messages.clear();
+  for (const Span& span : record.spans) {
+    if (span.start_ns < cut) window.spans.push_back(span);
+  }
+  for (const NetMessage& message : record.messages) {
+    if (message.send_ns < cut) window.messages.push_back(message);
+  }
+  *cut_ns = cut;
+  return window;
+}
+
 void write_outputs(const Scenario& scenario, const RunRecord& record, const std::string& out_dir) {
   // Render first: a failure here must not leave one file of the pair written.
   std::string results_text;
@@ -346,7 +369,18 @@ void write_outputs(const Scenario& scenario, const RunRecord& record, const std:
   std::string requests_text;
   if (scenario.outputs.results) results_text = json_text(results_json(scenario, record), 2) + "\n";
   if (scenario.outputs.results && scenario.workload.is_serving()) requests_text = requests_csv(record);
-  if (scenario.outputs.trace) trace_text = chrome_trace_text(record, scenario.name);
+  if (scenario.outputs.trace) {
+    int64_t cut_ns = -1;
+    const RunRecord window = trace_window(record, scenario.outputs.trace_max_events, &cut_ns);
+    std::string title = scenario.name;
+    if (cut_ns >= 0) {
+      title += " (first " + format_duration(cut_ns) + " of " + format_duration(record.total_ns) + ")";
+      std::cerr << "uniference: trace.json holds the first " << format_duration(cut_ns) << " of "
+                << format_duration(record.total_ns) << " (/outputs/trace_max_events = "
+                << scenario.outputs.trace_max_events << ")\n";
+    }
+    trace_text = chrome_trace_text(window, title);
+  }
   if (!scenario.outputs.results && !scenario.outputs.trace) return;
 
   std::error_code error;

@@ -27,6 +27,11 @@ std::string summary_table(const Scenario& scenario, const RunRecord& record);
 // docs/scenarios.md lists the keys.
 nlohmann::json results_json(const Scenario& scenario, const RunRecord& record);
 
+// The record with only the spans and messages that start before the time at which
+// `max_events` of them have started (the whole record when it holds no more); *cut_ns is that
+// time, or -1 when nothing was cut.
+RunRecord trace_window(const RunRecord& record, uint64_t max_events, int64_t* cut_ns);
+
 // Creates out_dir if needed and writes results.json and trace.json into it, each if the
 // scenario's outputs ask for it, each atomically (apps/atomic_file.h). Both are rendered
 // before either is written. Throws OutputError naming the path that failed.

@@ -588,7 +588,8 @@ void read_collectives(const Checker& check, const json& value, const std::string
 }
 
 OutputSpec read_outputs(const Checker& check, const json& value, const std::string& pointer) {
-  check.object(value, pointer, {"trace", "results", "link_samples", "pcap", "flow_monitor"});
+  check.object(value, pointer,
+               {"trace", "results", "link_samples", "trace_max_events", "pcap", "flow_monitor"});
   OutputSpec outputs;
   if (const json* v = Checker::find(value, "trace")) {
     outputs.trace = check.boolean(*v, child(pointer, "trace"));
@@ -599,6 +600,10 @@ OutputSpec read_outputs(const Checker& check, const json& value, const std::stri
   if (const json* v = Checker::find(value, "link_samples")) {
     outputs.link_samples = uint32_t(check.integer(*v, child(pointer, "link_samples"), 0, 10000,
                                                   "an integer from 0 to 10000"));
+  }
+  if (const json* v = Checker::find(value, "trace_max_events")) {
+    outputs.trace_max_events = uint64_t(check.integer(*v, child(pointer, "trace_max_events"), 1,
+                                                      int64_t(1) << 40, "a positive integer"));
   }
   if (const json* v = Checker::find(value, "pcap")) {
     outputs.pcap = check.boolean(*v, child(pointer, "pcap"));

@@ -143,6 +143,7 @@ struct OutputSpec {
   bool trace = true;    // trace.json (Chrome / Perfetto)
   bool results = true;  // results.json
   uint32_t link_samples = 200;  // intervals of the trace's link counters; 0: none
+  uint64_t trace_max_events = 1000000;  // spans and messages the trace keeps, earliest first
   bool pcap = false;            // one pcap per device (transport tcp)
   bool flow_monitor = false;    // flowmon.xml from ns-3's FlowMonitor (transport tcp)
 };

@@ -250,5 +250,20 @@ TEST(Report, WriteOutputsNamesAnUnusableFolder) {
   EXPECT_EQ(dir.entries(), std::set<std::string>{"file"});
 }
 
+TEST(TraceWindow, KeepsTheEarliestEventsUpToTheCap) {
+  RunRecord record;
+  record.total_ns = 100;
+  for (int i = 0; i < 6; ++i) record.spans.push_back(Span{0, Span::Kind::kCompute, "c", 10 * i, 10 * i + 5});
+  for (int i = 0; i < 4; ++i) record.messages.push_back(NetMessage{0, 1, 8, 10 * i + 1, 10 * i + 9});
+  int64_t cut = 0;
+  EXPECT_EQ(trace_window(record, 10, &cut).spans.size(), 6u);
+  EXPECT_EQ(cut, -1);
+  // Starts in order: 0 1 10 11 20 21 30 31 40 50; five kept, cut at the sixth (21).
+  const RunRecord window = trace_window(record, 5, &cut);
+  EXPECT_EQ(cut, 21);
+  EXPECT_EQ(window.spans.size(), 3u);
+  EXPECT_EQ(window.messages.size(), 2u);
+}
+
 }  // namespace
 }  // namespace uniference
