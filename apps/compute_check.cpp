@@ -57,6 +57,19 @@ void check_serving(const Scenario& scenario, CheckedCompute& checked) {
                             std::to_string(longest) + ")");
   }
   checked.cache = CacheShape{scheduler.max_batch, longest};
+  const Disaggregation& pools = scenario.workload.serving.disaggregation;
+  if (pools.enabled()) {
+    if (!checked.strategy->hands_over_kv) {
+      throw ScenarioError(source, "/workload/disaggregation",
+                          "strategy " + checked.strategy->name +
+                              " cannot hand KV caches between pools; disaggregation runs "
+                              "tensor-parallel replicas (strategy tp)");
+    }
+    if (checked.degrees.dp != 1) {
+      throw ScenarioError(source, "/parallel/dp",
+                          "with /workload/disaggregation the pools are the replicas; leave dp at 1");
+    }
+  }
 }
 
 }  // namespace
@@ -91,6 +104,8 @@ CheckedCompute check_compute(const Scenario& scenario) {
   }
   if (scenario.workload.is_serving()) check_serving(scenario, checked);
   checked.ranks = checked.degrees.world();
+  const Disaggregation& pools = scenario.workload.serving.disaggregation;
+  if (pools.enabled()) checked.ranks *= pools.prefill + pools.decode;
   return checked;
 }
 

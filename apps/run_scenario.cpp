@@ -9,6 +9,7 @@
 #include "bridge/sim_cluster.h"
 #include "bridge/this_lp.h"
 #include "compute/compute_meter.h"
+#include "compute/serving/disaggregation.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -99,6 +100,12 @@ std::function<void(Comm&)> rank_program(const Scenario& scenario, const CheckedC
                                         const ServingInputs& serving) {
   if (!scenario.workload.is_serving()) {
     return [&](Comm& world) { run_strategy(*checked.strategy, world, inputs); };
+  }
+  const Disaggregation& pools = scenario.workload.serving.disaggregation;
+  if (pools.enabled()) {
+    return [&](Comm& world) {
+      serve_disaggregated(*checked.strategy, world, inputs, serving, checked.cache, pools);
+    };
   }
   return [&](Comm& world) { serve_strategy(*checked.strategy, world, inputs, serving, checked.cache); };
 }

@@ -232,6 +232,14 @@ ServingSpec read_serving(const Checker& check, const json& value, const std::str
           check.integer(*n, child(at, "kv_cache_tokens"), 1, int64_t(1) << 40, "a positive integer");
     }
   }
+  if (const json* v = Checker::find(value, "disaggregation")) {
+    const std::string at = child(pointer, "disaggregation");
+    check.object(*v, at, {"prefill", "decode"});
+    serving.disaggregation.prefill =
+        check.positive_int(check.require(*v, at, "prefill", "a positive integer"), child(at, "prefill"));
+    serving.disaggregation.decode =
+        check.positive_int(check.require(*v, at, "decode", "a positive integer"), child(at, "decode"));
+  }
   if (const json* v = Checker::find(value, "slo")) {
     const std::string at = child(pointer, "slo");
     check.object(*v, at, {"ttft", "tpot"});
@@ -250,8 +258,8 @@ WorkloadSpec read_workload(const Checker& check, const json& value, const std::s
              batch != nullptr && !(batch->is_number_integer() && batch->get<int64_t>() == 1)) {
     workload.kind = "batch";
   }
-  check.object(value, pointer,
-               {"kind", "prompt_tokens", "new_tokens", "batch", "arrivals", "scheduler", "slo"});
+  check.object(value, pointer, {"kind", "prompt_tokens", "new_tokens", "batch", "arrivals",
+                                "scheduler", "disaggregation", "slo"});
   if (workload.is_serving()) {
     if (Checker::find(value, "batch") != nullptr) {
       check.fail(child(pointer, "batch"),
@@ -262,7 +270,7 @@ WorkloadSpec read_workload(const Checker& check, const json& value, const std::s
     workload.new_tokens = int(longest(workload.serving.output));
     return workload;
   }
-  for (const char* key : {"arrivals", "scheduler", "slo"}) {
+  for (const char* key : {"arrivals", "scheduler", "disaggregation", "slo"}) {
     if (Checker::find(value, key) != nullptr) {
       check.fail(child(pointer, key), "only kind serving reads this key (kind is " + workload.kind + ")");
     }

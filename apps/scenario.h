@@ -11,6 +11,7 @@
 
 #include "apps/scenario_error.h"
 #include "apps/units.h"
+#include "compute/serving/disaggregation_spec.h"
 #include "compute/serving/requests.h"
 #include "compute/serving/scheduler.h"
 
@@ -53,6 +54,7 @@ struct ServingSpec {
   SchedulerConfig scheduler;     // kv_cache_tokens 0: room for max_batch longest requests
   int64_t slo_ttft_ns = 0;       // 0: no objective
   int64_t slo_tpot_ns = 0;
+  Disaggregation disaggregation;  // prefill and decode pools; off unless written
 };
 
 struct WorkloadSpec {

@@ -149,6 +149,16 @@ uint64_t Attention::weight_bytes() const {
          wo_.weight().nbytes();
 }
 
+at::Tensor Attention::cached(int64_t slot, int64_t positions) const {
+  return at::stack({cache_k_[slot].narrow(0, 0, positions), cache_v_[slot].narrow(0, 0, positions)});
+}
+
+void Attention::load(int64_t slot, const at::Tensor& keys_values) {
+  const int64_t positions = keys_values.size(1);
+  cache_k_[slot].narrow(0, 0, positions).copy_(keys_values[0]);
+  cache_v_[slot].narrow(0, 0, positions).copy_(keys_values[1]);
+}
+
 uint64_t Attention::cache_bytes() const { return cache_k_.nbytes() + cache_v_.nbytes(); }
 
 at::Tensor Attention::forward(const at::Tensor& x, int64_t start_pos, const RopeTable& rope,
@@ -312,6 +322,23 @@ uint64_t LlamaModel::weight_bytes() const {
   if (output_) bytes += output_->weight().nbytes();
   for (const DecoderLayer& layer : layers_) bytes += layer.weight_bytes();
   return bytes;
+}
+
+at::Tensor LlamaModel::kv_cache(int64_t slot, int64_t positions) {
+  check_rows(SequenceRows{{slot}, {0}}, 1, positions);
+  std::vector<at::Tensor> layers;
+  for (const DecoderLayer& layer : layers_) layers.push_back(layer.attention().cached(slot, positions));
+  return at::stack(layers);
+}
+
+void LlamaModel::load_kv_cache(int64_t slot, const at::Tensor& kv) {
+  if (kv.dim() != 5 || kv.size(0) != int64_t(layers_.size())) {
+    throw std::invalid_argument("LlamaModel::load_kv_cache: expected [" +
+                                std::to_string(layers_.size()) +
+                                ", 2, positions, kv heads, head_dim] for this shard's layers");
+  }
+  check_rows(SequenceRows{{slot}, {0}}, 1, kv.size(2));
+  for (size_t i = 0; i < layers_.size(); ++i) layers_[i].attention().load(slot, kv[int64_t(i)]);
 }
 
 uint64_t LlamaModel::cache_bytes() const {

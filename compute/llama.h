@@ -106,6 +106,11 @@ class Attention {
   uint64_t weight_bytes() const;
   uint64_t cache_bytes() const;
 
+  // A copy of this rank's keys and values of slot `slot`, positions 0 .. positions - 1:
+  // [2, positions, local KV heads, head_dim]; and the way back in.
+  at::Tensor cached(int64_t slot, int64_t positions) const;
+  void load(int64_t slot, const at::Tensor& keys_values);
+
  private:
   int64_t layer_;
   int64_t n_local_heads_;
@@ -231,6 +236,12 @@ class LlamaModel {
   const ColumnParallelLinear& output() const;
   const RopeTable& rope() const { return rope_; }
   bool shapes_only() const { return shapes_only_; }
+
+  // A copy of this shard's KV cache of slot `slot`, positions 0 .. positions - 1, every
+  // layer: [layers, 2, positions, local KV heads, head_dim] (what a prefill pool hands a
+  // decode pool); load_kv_cache() puts one back into a slot.
+  at::Tensor kv_cache(int64_t slot, int64_t positions);
+  void load_kv_cache(int64_t slot, const at::Tensor& kv);
 
   // What this shard holds, in bytes: its weights, and its KV cache.
   uint64_t weight_bytes() const;

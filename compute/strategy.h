@@ -89,6 +89,9 @@ struct Strategy {
   std::function<std::unique_ptr<ServingEngine>(Comm& replica, const StrategyInputs&,
                                                const CacheShape& cache)>
       serve;
+  // Whether its engine hands a request's KV cache over between replicas (disaggregation):
+  // each rank of a replica then holds the same slice of every layer's cache.
+  bool hands_over_kv = false;
 };
 
 // Every strategy, in the order docs and --help list them.

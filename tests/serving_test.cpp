@@ -174,5 +174,45 @@ TEST(ServingDeterminism, TwoModeledRunsWriteIdenticalOutputs) {
   EXPECT_EQ(chrome_trace_text(a.record, "x"), chrome_trace_text(b.record, "x"));
 }
 
+TEST(ServingDisaggregation, KvCachesCrossTheNetworkAndDecodeContinuesExactly) {
+  const std::string workload = R"({ "kind": "serving", "arrivals": { "rate": 300, "requests": 7 },
+      "prompt_tokens": { "distribution": "uniform", "min": 3, "max": 12 },
+      "new_tokens": { "distribution": "uniform", "min": 1, "max": 5 },
+      "scheduler": { "name": "continuous", "max_batch": 4 },
+      "disaggregation": { "prefill": 1, "decode": 2 } })";
+  const Scenario scenario = serving_scenario(R"({ "strategy": "tp", "tp": 2 })", workload, false);
+  const ScenarioRun result = run(scenario);
+  ASSERT_EQ(result.record.ranks.size(), 6u);
+  expect_single_device_tokens(scenario, result);
+
+  // Each request that needs decoding moves 2 (keys, values) x layers x kv_heads x head_dim
+  // x prompt positions of float32, all TP slices together, from the prefill pool.
+  const ModelConfig m = model_preset("tiny");
+  const ServingInputs inputs = serving_inputs(scenario, check_compute(scenario));
+  uint64_t expected = 0;
+  for (const Request& r : inputs.requests) {
+    if (r.new_tokens > 1) {
+      expected += 2ull * m.n_layers * m.n_kv_heads * m.head_dim() * r.prompt_tokens * 4;
+    }
+  }
+  uint64_t sent = 0;
+  for (const RankStats& rank : result.record.ranks) {
+    const auto it = rank.bytes_by_label.find("kv_transfer");
+    if (it == rank.bytes_by_label.end()) continue;
+    EXPECT_LT(rank.rank, 2) << "only the prefill pool sends caches";
+    sent += it->second.at("send");
+  }
+  EXPECT_EQ(sent, expected);
+  // The transfers are packet flows of the run: messages from the prefill ranks to the decode
+  // ranks, which the trace draws on the network process.
+  size_t handed = 0;
+  for (const NetMessage& message : result.record.messages) {
+    if (message.src < 2 && message.dst >= 2) ++handed;
+  }
+  EXPECT_GE(handed, 2 * inputs.requests.size() - 2);
+  const std::string trace = chrome_trace_text(result.record, "t");
+  EXPECT_NE(trace.find("\"rank 0 -> rank 2\""), std::string::npos);
+}
+
 }  // namespace
 }  // namespace uniference

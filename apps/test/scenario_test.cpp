@@ -408,6 +408,10 @@ TEST(ServingScenario, TraceLengthsComeFromACsvColumnBesideTheScenario) {
 // A document with an object at `pointer`: the serving scenario for the keys only kind
 // serving reads, the quickstart for the rest.
 json document_for(const std::string& pointer) {
+  if (pointer.rfind("/workload/disaggregation", 0) == 0) {
+    return with(read_json(kScenariosDir + "/serving.json"), "/workload/disaggregation",
+                {{"prefill", 1}, {"decode", 1}});
+  }
   for (const char* serving_only : {"/workload/arrivals", "/workload/scheduler", "/workload/slo"}) {
     if (pointer.rfind(serving_only, 0) == 0) return read_json(kScenariosDir + "/serving.json");
   }

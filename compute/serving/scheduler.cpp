@@ -27,6 +27,13 @@ void Scheduler::arrive(const Request& request) {
   waiting_.push_back(Sequence{request});
 }
 
+void Scheduler::arrive_prefilled(const Request& request, const std::vector<int64_t>& generated) {
+  arrive(request);
+  tokens_[size_t(request.id)] = generated;
+  waiting_.back().prefilled = true;
+  waiting_.back().scheduled = true;
+}
+
 int64_t Scheduler::context(const Sequence& s) const {
   return s.request.prompt_tokens + int64_t(tokens_[size_t(s.request.id)].size());
 }
@@ -38,6 +45,7 @@ void Scheduler::preempt_last() {
   free_slots_.push_back(s.slot);
   s.slot = -1;
   s.reserved = 0;
+  s.prefilled = false;  // its cache is gone: it is recomputed by a prefill
   ++preemptions_[size_t(s.request.id)];
   waiting_.push_front(s);
 }
@@ -50,6 +58,9 @@ StepPlan Scheduler::next() {
     std::sort(free_slots_.begin(), free_slots_.end(), std::greater<>());
     while (!waiting_.empty() && !free_slots_.empty()) {
       Sequence& head = waiting_.front();
+      // One kind per step: loads of handed-over caches, or prefills.
+      if (!plan.items.empty() && head.prefilled != plan.load) break;
+      plan.load = head.prefilled;
       const int64_t need = reservation(head.request, context(head));
       if (need > config_.kv_cache_tokens) {
         throw std::logic_error("request " + std::to_string(head.request.id) + " needs " +
@@ -68,9 +79,10 @@ StepPlan Scheduler::next() {
       waiting_.pop_front();
     }
     if (!plan.items.empty()) {
-      plan.prefill = true;
+      plan.prefill = !plan.load;
       return plan;
     }
+    plan.load = false;
   }
   if (running_.empty()) {
     throw std::logic_error("Scheduler::next: requests wait but none can be admitted");
@@ -101,6 +113,14 @@ StepPlan Scheduler::next() {
 
 std::vector<StepResult> Scheduler::complete(const StepPlan& plan,
                                             const std::vector<int64_t>& tokens) {
+  if (plan.load) {
+    for (const StepItem& item : plan.items) {
+      for (Sequence& s : running_) {
+        if (s.request.id == item.request) s.prefilled = false;
+      }
+    }
+    return {};
+  }
   if (tokens.size() != plan.items.size()) {
     throw std::invalid_argument("Scheduler::complete: " + std::to_string(tokens.size()) +
                                 " tokens for a step of " + std::to_string(plan.items.size()));

@@ -47,6 +47,9 @@ struct StepItem {
 
 struct StepPlan {
   bool prefill = false;
+  // A load step: requests handed over with their prompt's KV cache already computed (by a
+  // prefill pool) move into their slots; nothing is computed and no token comes out.
+  bool load = false;
   std::vector<StepItem> items;
 };
 
@@ -63,6 +66,9 @@ class Scheduler {
   virtual ~Scheduler();
 
   void arrive(const Request& request);
+  // A request handed over by a prefill pool: its prompt's KV cache is computed and waits to
+  // be loaded (a load step), and it has generated `generated` tokens already.
+  void arrive_prefilled(const Request& request, const std::vector<int64_t>& generated);
   bool has_work() const { return !waiting_.empty() || !running_.empty(); }
   size_t waiting() const { return waiting_.size(); }
   size_t running() const { return running_.size(); }
@@ -91,6 +97,7 @@ class Scheduler {
     int64_t slot = -1;
     int64_t reserved = 0;  // KV positions held for it
     bool scheduled = false;
+    bool prefilled = false;  // its KV cache is computed elsewhere, waiting to be loaded
   };
   int64_t context(const Sequence& s) const;
   void preempt_last();

@@ -21,6 +21,13 @@ class ServingEngine {
   // rank 0; what other ranks return is unspecified.
   virtual std::vector<int64_t> step(const StepPlan& plan,
                                     const std::vector<std::vector<int64_t>>& ids) = 0;
+
+  // Handing a request over between pools (disaggregation): this rank's part of the KV cache
+  // of `slot`, positions 0 .. positions - 1, and loading one into a slot. The defaults throw
+  // std::logic_error: an engine whose ranks do not each hold a whole layer range's heads
+  // slice cannot hand over.
+  virtual at::Tensor kv_cache(int64_t slot, int64_t positions);
+  virtual void load_kv_cache(int64_t slot, const at::Tensor& kv);
 };
 
 // The items of a step that feed the same number of positions: one forward pass.

@@ -1,5 +1,6 @@
 #include "compute/serving/serving_loop.h"
 
+#include "compute/compute_label.h"
 #include "compute/generation.h"
 
 #include <stdexcept>
@@ -7,6 +8,14 @@
 namespace uniference {
 
 ServingEngine::~ServingEngine() = default;
+
+at::Tensor ServingEngine::kv_cache(int64_t, int64_t) {
+  throw std::logic_error("this serving engine cannot hand KV caches over");
+}
+
+void ServingEngine::load_kv_cache(int64_t, const at::Tensor&) {
+  throw std::logic_error("this serving engine cannot take KV caches over");
+}
 
 std::vector<int64_t> request_prompt(const Request& request, int64_t vocab, uint64_t seed) {
   return make_prompt(request.prompt_tokens, vocab, prompt_seed(seed, request.id));
@@ -40,7 +49,7 @@ namespace {
 // A plan as int64 words for a broadcast: [prefill, items, then per item request, slot,
 // start, prompt_tokens, count, count generated tokens].
 std::vector<int64_t> encode(const StepPlan& plan) {
-  std::vector<int64_t> words{plan.prefill ? 1 : 0, int64_t(plan.items.size())};
+  std::vector<int64_t> words{plan.load ? 2 : plan.prefill ? 1 : 0, int64_t(plan.items.size())};
   for (const StepItem& item : plan.items) {
     words.insert(words.end(), {item.request, item.slot, item.start, item.prompt_tokens,
                                int64_t(item.generated.size())});
@@ -51,7 +60,8 @@ std::vector<int64_t> encode(const StepPlan& plan) {
 
 StepPlan decode(const std::vector<int64_t>& words) {
   StepPlan plan;
-  plan.prefill = words.at(0) != 0;
+  plan.prefill = words.at(0) == 1;
+  plan.load = words.at(0) == 2;
   size_t at = 2;
   for (int64_t i = 0; i < words.at(1); ++i) {
     StepItem item{words.at(at), words.at(at + 1), words.at(at + 2), words.at(at + 3), {}};
@@ -111,28 +121,53 @@ std::vector<Request> index_by_id(const std::vector<Request>& requests) {
   return by_id;
 }
 
+// The arrival stream of `in`: requests join the scheduler once their time has come.
+RequestSource arrival_source(const ServingInputs& in) {
+  auto next = std::make_shared<size_t>(0);
+  const std::vector<Request>* requests = &in.requests;
+  RequestSource source;
+  source.admit = [next, requests, &in](int64_t now, Scheduler& scheduler,
+                                       std::vector<RequestRecord>& records) {
+    for (; *next < requests->size() && (*requests)[*next].arrival_ns <= now; ++*next) {
+      const Request& r = (*requests)[*next];
+      scheduler.arrive(r);
+      records[size_t(r.id)] = RequestRecord{r.id, in.replica, r.arrival_ns, 0, 0, 0,
+                                            r.prompt_tokens, r.new_tokens, 0, {}};
+    }
+  };
+  source.exhausted = [next, requests] { return *next >= requests->size(); };
+  source.idle = [next, requests, &in] { in.clock.sleep_until_ns((*requests)[*next].arrival_ns); };
+  return source;
+}
+
+// Every rank's part of one step.
+std::vector<int64_t> run_step(const StepPlan& plan, ServingEngine& engine, const ServingInputs& in,
+                              const std::vector<Request>& by_id) {
+  if (plan.load) {
+    in.on_load(plan);
+    return {};
+  }
+  std::vector<int64_t> tokens = engine.step(plan, step_ids(plan, in, by_id));
+  if (in.after_step) in.after_step(plan, tokens);
+  return tokens;
+}
+
 void drive(Comm& replica, ServingEngine& engine, const ServingInputs& in,
            const std::vector<Request>& by_id) {
   std::unique_ptr<Scheduler> scheduler = schedulers().at(in.scheduler.name).make(in.scheduler);
   std::vector<RequestRecord> records(by_id.size());
-  size_t next_arrival = 0;
-  const std::vector<Request>& requests = in.requests;
-  while (next_arrival < requests.size() || scheduler->has_work()) {
-    int64_t now = in.clock.now_ns();
-    for (; next_arrival < requests.size() && requests[next_arrival].arrival_ns <= now;
-         ++next_arrival) {
-      const Request& r = requests[next_arrival];
-      scheduler->arrive(r);
-      records[size_t(r.id)] = RequestRecord{r.id, in.replica, r.arrival_ns, 0, 0, 0,
-                                            r.prompt_tokens, r.new_tokens, 0, {}};
-    }
+  const RequestSource source = in.source ? *in.source : arrival_source(in);
+  while (!source.exhausted() || scheduler->has_work()) {
+    label_compute("schedule");
+    const int64_t now = in.clock.now_ns();
+    source.admit(now, *scheduler, records);
     if (!scheduler->has_work()) {
-      in.clock.sleep_until_ns(requests[next_arrival].arrival_ns);
+      source.idle();
       continue;
     }
     const StepPlan plan = scheduler->next();
     send_plan(replica, encode(plan));
-    const std::vector<int64_t> tokens = engine.step(plan, step_ids(plan, in, by_id));
+    const std::vector<int64_t> tokens = run_step(plan, engine, in, by_id);
     const int64_t done = in.clock.now_ns();
     for (const StepResult& result : scheduler->complete(plan, tokens)) {
       RequestRecord& record = records[size_t(result.request)];
@@ -140,7 +175,7 @@ void drive(Comm& replica, ServingEngine& engine, const ServingInputs& in,
       if (result.generated == 1) record.first_token_ns = done;
       if (!result.finished) continue;
       record.finish_ns = done;
-      record.preemptions = scheduler->preemptions(result.request);
+      record.preemptions += scheduler->preemptions(result.request);
       record.tokens = scheduler->tokens(result.request);
       if (in.on_finished) in.on_finished(record);
     }
@@ -153,10 +188,11 @@ void drive(Comm& replica, ServingEngine& engine, const ServingInputs& in,
 void serve_requests(Comm& replica, ServingEngine& engine, const ServingInputs& in) {
   const std::vector<Request> by_id = index_by_id(in.requests);
   if (replica.rank() == 0) return drive(replica, engine, in, by_id);
-  for (std::vector<int64_t> words = receive_plan(replica); !words.empty();
-       words = receive_plan(replica)) {
-    const StepPlan plan = decode(words);
-    engine.step(plan, step_ids(plan, in, by_id));
+  for (;;) {
+    label_compute("schedule");
+    const std::vector<int64_t> words = receive_plan(replica);
+    if (words.empty()) break;
+    run_step(decode(words), engine, in, by_id);
   }
 }
 

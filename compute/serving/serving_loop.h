@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace uniference {
@@ -21,6 +22,15 @@ namespace uniference {
 struct ServingClock {
   std::function<int64_t()> now_ns;               // time since serving started
   std::function<void(int64_t)> sleep_until_ns;   // idles until then
+};
+
+// Where a driver's requests come from: by default the arrival stream; a disaggregated
+// decode pool takes them as the prefill pool hands them over.
+struct RequestSource {
+  // Moves every request that has arrived by `now` into the scheduler, with its record.
+  std::function<void(int64_t now, Scheduler&, std::vector<RequestRecord>& records)> admit;
+  std::function<bool()> exhausted;  // no request is left to come
+  std::function<void()> idle;       // nothing runs: waits until one may have come
 };
 
 struct ServingInputs {
@@ -32,6 +42,13 @@ struct ServingInputs {
   std::function<std::vector<int64_t>(const Request&)> prompt_ids;
   // On the driver: a request finished.
   std::function<void(const RequestRecord&)> on_finished;
+  // Disaggregation's hooks. On the driver: where requests come from instead of `requests`'
+  // arrival times (records are indexed by request id, so `requests` still lists them all).
+  std::optional<RequestSource> source;
+  // On every rank: a load step (handed-over KV caches into their slots), and after each
+  // computed step (tokens as the engine returned them on this rank).
+  std::function<void(const StepPlan&)> on_load;
+  std::function<void(const StepPlan&, const std::vector<int64_t>& tokens)> after_step;
 };
 
 // A request's prompt: make_prompts' prompt number `id` for the workload's seed, so request

@@ -43,6 +43,11 @@ class TensorParallelEngine final : public ServingEngine {
     return tokens;
   }
 
+  at::Tensor kv_cache(int64_t slot, int64_t positions) override {
+    return model_.kv_cache(slot, positions);
+  }
+  void load_kv_cache(int64_t slot, const at::Tensor& kv) override { model_.load_kv_cache(slot, kv); }
+
  private:
   ModelShard shard(const StrategyInputs& in, const CacheShape& cache) const {
     ModelShard s;
@@ -75,6 +80,7 @@ Strategy tensor_parallel_strategy() {
   s.serve = [](Comm& world, const StrategyInputs& in, const CacheShape& cache) {
     return std::unique_ptr<ServingEngine>(new TensorParallelEngine(world, in, cache));
   };
+  s.hands_over_kv = true;
   return s;
 }
 
