@@ -72,16 +72,31 @@ void check_serving(const Scenario& scenario, CheckedCompute& checked) {
   }
 }
 
+// A device's profile for the scenario's dtype, with its efficiency and slowdown.
+DeviceProfile resolve_device(const Scenario& scenario, const RankDevice& device,
+                             const std::string& pointer) {
+  const DeviceProfileSpec& spec =
+      device.file ? *device.file
+                  : registered(device_profiles(), device.profile, scenario.source, pointer + "/profile")
+                        .spec;
+  DeviceProfile profile;
+  try {
+    profile = resolve_device_profile(spec, scenario.devices.dtype);
+  } catch (const std::invalid_argument& e) {
+    throw ScenarioError(scenario.source, "/devices/dtype", e.what());
+  }
+  profile.efficiency = device.efficiency;
+  profile.slowdown = device.slowdown;
+  return profile;
+}
+
 }  // namespace
 
 CheckedCompute check_compute(const Scenario& scenario) {
   const std::string& source = scenario.source;
   CheckedCompute checked;
   checked.model = registered(model_presets(), scenario.model.preset, source, "/model/preset").config;
-  checked.device =
-      registered(device_profiles(), scenario.devices.profile, source, "/devices/profile").profile;
-  checked.device.efficiency = scenario.devices.efficiency;
-  checked.device.slowdown = scenario.devices.slowdown;
+  checked.device = resolve_device(scenario, scenario.devices, "/devices");
   checked.strategy =
       &registered(strategies(), scenario.parallel.strategy, source, "/parallel/strategy");
   const ParallelSpec& parallel = scenario.parallel;
@@ -106,6 +121,18 @@ CheckedCompute check_compute(const Scenario& scenario) {
   checked.ranks = checked.degrees.world();
   const Disaggregation& pools = scenario.workload.serving.disaggregation;
   if (pools.enabled()) checked.ranks *= pools.prefill + pools.decode;
+  const std::vector<RankDevice>& per_rank = scenario.devices.ranks;
+  if (!per_rank.empty() && int(per_rank.size()) != checked.ranks) {
+    throw ScenarioError(source, "/devices/ranks",
+                        "lists " + std::to_string(per_rank.size()) + " devices for " +
+                            std::to_string(checked.ranks) + " ranks");
+  }
+  for (int r = 0; r < checked.ranks; ++r) {
+    checked.rank_devices.push_back(
+        per_rank.empty() ? checked.device
+                         : resolve_device(scenario, per_rank[size_t(r)],
+                                          "/devices/ranks/" + std::to_string(r)));
+  }
   return checked;
 }
 

@@ -14,7 +14,8 @@ namespace uniference {
 
 struct CheckedCompute {
   ModelConfig model;
-  DeviceProfile device;
+  DeviceProfile device;               // /devices' own (every rank's unless /devices/ranks)
+  std::vector<DeviceProfile> rank_devices;  // each rank's device, resolved for /devices/dtype
   const Strategy* strategy = nullptr;
   ParallelDegrees degrees;
   int ranks = 0;

@@ -41,7 +41,8 @@ std::vector<Listed> listed() {
   return {
       {"model_presets", "/properties/model/properties/preset", entries_of(model_presets())},
       {"strategies", "/properties/parallel/properties/strategy", entries_of(strategies())},
-      {"device_profiles", "/properties/devices/properties/profile", entries_of(device_profiles())},
+      {"device_profiles", "/properties/devices/properties/profile/anyOf/0",
+       entries_of(device_profiles())},
       {"topologies", "/properties/network/properties/topology", entries_of(topologies())},
       {"link_models", "/properties/network/properties/link/properties/model",
        entries_of(link_models())},

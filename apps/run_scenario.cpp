@@ -149,7 +149,7 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
   kernel.seed = scenario.seed;
   SimCluster cluster(checked.network, kernel);
   for (int r = 0; r < checked.ranks; ++r) {
-    cluster.add_rank(meter_for(scenario, checked.device),
+    cluster.add_rank(meter_for(scenario, checked.rank_devices[size_t(r)]),
                      rank_program(scenario, checked, inputs, serving));
   }
   // The taps go on once the devices exist; they die before the cluster, which owns ns-3.

@@ -290,22 +290,58 @@ WorkloadSpec read_workload(const Checker& check, const json& value, const std::s
   return workload;
 }
 
-DeviceSpec read_devices(const Checker& check, const json& value, const std::string& pointer) {
-  check.object(value, pointer, {"profile", "slowdown", "efficiency"});
-  DeviceSpec devices;
+// The keys of one device (the default under /devices, or one entry of /devices/ranks),
+// over `device` as it is so far.
+void read_device(const Checker& check, const json& value, const std::string& pointer,
+                 const std::string& source, RankDevice& device) {
   if (const json* v = Checker::find(value, "profile")) {
-    devices.profile = check.string(*v, child(pointer, "profile"));
+    const std::string at = child(pointer, "profile");
+    device.profile = check.string(*v, at);
+    device.file.reset();
+    if (std::filesystem::path(device.profile).extension() == ".json") {
+      // A profile file of the user's, relative to the scenario's folder.
+      const std::filesystem::path path =
+          std::filesystem::path(device.profile).is_absolute()
+              ? std::filesystem::path(device.profile)
+              : std::filesystem::path(source).parent_path() / device.profile;
+      try {
+        device.file = load_device_profile(path.string());
+      } catch (const std::invalid_argument& e) {
+        check.fail(at, e.what());
+      }
+    }
   }
   if (const json* v = Checker::find(value, "slowdown")) {
     std::string at = child(pointer, "slowdown");
-    devices.slowdown = check.number(*v, at);
-    if (!(devices.slowdown > 0.0)) check.fail_found(at, "a number greater than 0", *v);
+    device.slowdown = check.number(*v, at);
+    if (!(device.slowdown > 0.0)) check.fail_found(at, "a number greater than 0", *v);
   }
   if (const json* v = Checker::find(value, "efficiency")) {
     std::string at = child(pointer, "efficiency");
-    devices.efficiency = check.number(*v, at);
-    if (!(devices.efficiency > 0.0 && devices.efficiency <= 1.0)) {
+    device.efficiency = check.number(*v, at);
+    if (!(device.efficiency > 0.0 && device.efficiency <= 1.0)) {
       check.fail_found(at, "a number in (0, 1]", *v);
+    }
+  }
+}
+
+DeviceSpec read_devices(const Checker& check, const json& value, const std::string& pointer,
+                        const std::string& source) {
+  check.object(value, pointer, {"profile", "slowdown", "efficiency", "dtype", "ranks"});
+  DeviceSpec devices;
+  read_device(check, value, pointer, source, devices);
+  if (const json* v = Checker::find(value, "dtype")) {
+    devices.dtype = check.choice(*v, child(pointer, "dtype"), compute_dtypes());
+  }
+  if (const json* v = Checker::find(value, "ranks")) {
+    const std::string at = child(pointer, "ranks");
+    if (!v->is_array() || v->empty()) check.fail_found(at, "a non-empty array, one object per rank", *v);
+    for (size_t r = 0; r < v->size(); ++r) {
+      const std::string entry = child(at, std::to_string(r));
+      check.object((*v)[r], entry, {"profile", "slowdown", "efficiency"});
+      RankDevice device = devices;  // what the rank does not say, it takes from /devices
+      read_device(check, (*v)[r], entry, source, device);
+      devices.ranks.push_back(std::move(device));
     }
   }
   return devices;
@@ -666,7 +702,7 @@ Scenario parse_scenario(const json& document, const std::string& source_name) {
       read_workload(check, check.require(document, "", "workload", "an object"), "/workload",
                     source_name);
   if (const json* v = Checker::find(document, "devices")) {
-    scenario.devices = read_devices(check, *v, "/devices");
+    scenario.devices = read_devices(check, *v, "/devices", source_name);
   }
   if (const json* v = Checker::find(document, "compute")) {
     read_compute(check, *v, "/compute", scenario);

@@ -11,6 +11,7 @@
 
 #include "apps/scenario_error.h"
 #include "apps/units.h"
+#include "compute/device_profile.h"
 #include "compute/serving/disaggregation_spec.h"
 #include "compute/serving/requests.h"
 #include "compute/serving/scheduler.h"
@@ -74,10 +75,17 @@ struct WorkloadSpec {
   }
 };
 
-struct DeviceSpec {
-  std::string profile = "cpu";  // a device profile name (compute's registry)
+// One rank's device, or the default of every rank.
+struct RankDevice {
+  std::string profile = "cpu";  // a device profile name, or a profile file ("*.json")
+  std::optional<DeviceProfileSpec> file;  // the profile file's contents, when it is one
   double slowdown = 1.0;        // measured time is multiplied by this
   double efficiency = 1.0;      // fraction of peak a modeled device reaches, in (0, 1]
+};
+
+struct DeviceSpec : RankDevice {
+  std::string dtype = "fp32";    // the dtype compute is charged in (fp32, bf16, fp16)
+  std::vector<RankDevice> ranks;  // per rank, when given (heterogeneous devices)
 };
 
 struct LinkSpec {

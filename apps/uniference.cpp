@@ -16,6 +16,7 @@
 #include "apps/run_scenario.h"
 #include "apps/scenario.h"
 #include "apps/scenario_check.h"
+#include "compute/device_measure.h"
 
 #include <filesystem>
 #include <functional>
@@ -41,6 +42,7 @@ const char* kUsage = R"(usage: uniference run SCENARIO.json [--out DIR] [--set P
                           [--set POINTER=VALUE]...
        uniference profile-network [--backend gloo|nccl] [--netns NS1,NS2 --master-addr HOST]
                                   [--min-bytes B] [--max-bytes B] [--iters N] [--out FILE.json]
+       uniference profile-device [--name NAME] [--description TEXT] [--out FILE.json]
        uniference launch (-n N | --netns NS1,NS2,...) SCENARIO.json [--master-addr HOST]
                          [--master-port PORT] [--backend gloo|nccl] [--timeout S]
                          [--rendezvous-timeout S] [--out DIR] [--set POINTER=VALUE]... [--quiet]
@@ -92,6 +94,11 @@ commands:
                       of --iters (default 5) round trips; fits t = alpha + beta S, prints it
                       with the star links it suggests (--set lines for a scenario) and
                       writes the network profile JSON to --out
+  profile-device      measure this machine's CPU as libtorch runs on it (peak FLOP/s of
+                      fp32 and bf16 matrix products, copy bandwidth, per-operator launch
+                      overhead, physical memory) and print a device profile (devices/*.json
+                      format), or write it to --out; a scenario names the file in
+                      /devices/profile, or it becomes a preset in devices/
   launch SCENARIO.json
                       deploy for real: start the scenario's ranks as uniference-deploy
                       processes on this host (-n N), or one in each network namespace
@@ -389,6 +396,32 @@ int launch_command(const std::vector<std::string>& args, const char* argv0) {
   return reporting_errors([&] { return uniference::launch(options); });
 }
 
+int profile_device_command(const std::vector<std::string>& args) {
+  std::string out, name = "cpu";
+  std::string description = "this machine's CPU, measured by uniference profile-device";
+  try {
+    uniference::for_each_argument(args, 1, [&](const std::string& a, const auto& value) {
+      if (a == "--out") out = value();
+      else if (a == "--name") name = value();
+      else if (a == "--description") description = value();
+      else throw std::invalid_argument("unknown argument '" + a + "'");
+    });
+  } catch (const std::exception& e) {
+    return usage_error(std::string("profile-device: ") + e.what());
+  }
+  return reporting_errors([&] {
+    const std::string text =
+        uniference::device_profile_text(uniference::measure_this_device(name, description));
+    if (out.empty()) {
+      std::cout << text;
+    } else {
+      uniference::write_file_atomically(out, text);
+      std::cerr << "uniference: wrote " << out << "\n";
+    }
+    return 0;
+  });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -404,6 +437,7 @@ int main(int argc, char** argv) {
   if (command == "launch") return launch_command(args, argv[0]);
   if (command == "compare") return compare_command(args);
   if (command == "profile-network") return profile_network_command(args, argv[0]);
+  if (command == "profile-device") return profile_device_command(args);
   if (command != "run" && command != "validate") {
     return usage_error("unknown command '" + command + "'");
   }

@@ -135,9 +135,15 @@ void for_each_tensor(const c10::IValue& value, F&& f) {
   }
 }
 
-// Sizes only: meta tensors have no data, and none is needed.
+// Bytes per floating-point element of the dtype being charged (the open segment's).
+thread_local double charged_float_bytes = 4;
+
+// Sizes only: meta tensors have no data, and none is needed. Floating-point tensors run as
+// float32 and are counted at the charged dtype's size.
 double tensor_bytes(const at::Tensor& t) {
-  return static_cast<double>(t.numel()) * static_cast<double>(t.element_size());
+  const double element = at::isFloatingType(t.scalar_type()) ? charged_float_bytes
+                                                              : static_cast<double>(t.element_size());
+  return static_cast<double>(t.numel()) * element;
 }
 
 double matmul_flops(at::IntArrayRef a, at::IntArrayRef b) {
@@ -230,8 +236,10 @@ void add_output_cost(OpCost& cost, const std::vector<c10::IValue>& outputs) {
 
 // One open segment of a modeled meter.
 struct Segment {
-  double flops_per_second = 0;  // peak x efficiency
+  double matmul_flops_per_second = 0;  // peak x efficiency x the class's efficiency
+  double other_flops_per_second = 0;
   double bytes_per_second = 0;
+  double launch_seconds = 0;  // per charged operator
   double seconds = 0;
   int depth = 0;           // operators open on this thread, nested
   int charged_depth = -1;  // depth of the operator being charged; -1: none open
@@ -262,8 +270,12 @@ void on_op_end(const at::RecordFunction& fn, at::ObserverContext* /*context*/) {
   if (segment->depth == segment->charged_depth) {
     OpCost& cost = segment->charged;
     add_output_cost(cost, fn.outputs());
-    segment->seconds +=
-        std::max(cost.flops / segment->flops_per_second, cost.bytes / segment->bytes_per_second);
+    const bool matmul = cost.kind == OpKind::kMatmul || cost.kind == OpKind::kMatmulAccum ||
+                        cost.kind == OpKind::kLinear;
+    const double flops_per_second =
+        matmul ? segment->matmul_flops_per_second : segment->other_flops_per_second;
+    segment->seconds += segment->launch_seconds +
+                        std::max(cost.flops / flops_per_second, cost.bytes / segment->bytes_per_second);
     segment->charged_depth = -1;
   }
   --segment->depth;
@@ -280,8 +292,12 @@ class ModeledMeter final : public ComputeMeter {
   void begin() override {
     open_segment(this);
     segment_ = Segment{};
-    segment_.flops_per_second = profile_.peak_flops * profile_.efficiency;
+    const double peak = profile_.peak_flops * profile_.efficiency;
+    segment_.matmul_flops_per_second = peak * profile_.matmul_efficiency;
+    segment_.other_flops_per_second = peak * profile_.elementwise_efficiency;
     segment_.bytes_per_second = profile_.memory_bandwidth;
+    segment_.launch_seconds = profile_.launch_ns * 1e-9;
+    charged_float_bytes = profile_.bytes_per_element;
     // Registered per segment rather than once per thread: the bridge swaps libtorch's
     // thread-local state (RecordFunction's included) between devices' fibers, and a
     // callback registered under one fiber's state would vanish under another's. Outside
@@ -327,30 +343,6 @@ ComputeMeter::~ComputeMeter() {
   if (open_meter == this) open_meter = nullptr;
 }
 
-const NamedRegistry<DeviceProfileEntry>& device_profiles() {
-  // Dense BF16/FP16 tensor-core peaks and memory bandwidths from the vendors' datasheets.
-  // Jetson AGX Orin 64 GB: the GPU's 170 sparse INT8 TOPS are 85 dense, 42.5 dense FP16;
-  // 256-bit LPDDR5 at 204.8 GB/s shared with the CPU.
-  static const NamedRegistry<DeviceProfileEntry> registry(
-      "device profile",
-      {
-          {"a100", "NVIDIA A100 SXM 80 GB: 312 TFLOP/s, HBM2e 2.0 TB/s",
-           {"a100", 312e12, 2.0e12, 1.0, 1.0, 80e9}},
-          {"h100", "NVIDIA H100 SXM 80 GB: 989 TFLOP/s, HBM3 3.35 TB/s",
-           {"h100", 989e12, 3.35e12, 1.0, 1.0, 80e9}},
-          {"jetson-agx-orin", "NVIDIA Jetson AGX Orin 64 GB: 42.5 TFLOP/s, 204.8 GB/s",
-           {"jetson-agx-orin", 42.5e12, 204.8e9, 1.0, 1.0, 64e9}},
-          {"edge", "alias of jetson-agx-orin", {"edge", 42.5e12, 204.8e9, 1.0, 1.0, 64e9}},
-          {"cpu", "a modest many-core server socket: 1 TFLOP/s, 100 GB/s, 256 GB",
-           {"cpu", 1e12, 1e11, 1.0, 1.0, 256e9}},
-      });
-  return registry;
-}
-
-std::vector<std::string> device_profile_names() { return device_profiles().names(); }
-
-DeviceProfile device_profile(const std::string& name) { return device_profiles().at(name).profile; }
-
 int64_t steady_clock_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
@@ -369,6 +361,12 @@ std::unique_ptr<ComputeMeter> make_modeled_meter(const DeviceProfile& profile) {
   check_positive(profile.memory_bandwidth, "memory_bandwidth", profile.name);
   check_positive(profile.efficiency, "efficiency", profile.name);
   check_positive(profile.slowdown, "slowdown", profile.name);
+  check_positive(profile.bytes_per_element, "bytes_per_element", profile.name);
+  check_positive(profile.matmul_efficiency, "matmul efficiency", profile.name);
+  check_positive(profile.elementwise_efficiency, "elementwise efficiency", profile.name);
+  if (!(profile.launch_ns >= 0)) {
+    throw std::invalid_argument("device profile '" + profile.name + "': launch overhead below 0");
+  }
   if (profile.efficiency > 1) {
     throw std::invalid_argument("device profile '" + profile.name + "': efficiency above 1");
   }

@@ -7,7 +7,7 @@
 #pragma once
 
 #include <cstdint>
-#include "compute/registry.h"
+#include "compute/device_profile.h"
 
 #include <functional>
 #include <memory>
@@ -15,28 +15,6 @@
 #include <vector>
 
 namespace uniference {
-
-struct DeviceProfile {
-  std::string name;
-  double peak_flops;        // FLOP/s
-  double memory_bandwidth;  // bytes/s
-  double efficiency = 1.0;  // fraction of peak_flops the kernels reach
-  double slowdown = 1.0;    // multiplies every charged time
-  double memory_bytes = 0;  // device memory; 0: unknown
-};
-
-struct DeviceProfileEntry {
-  std::string name;
-  std::string description;
-  DeviceProfile profile;
-};
-
-// Every device profile scenarios may name in /devices/profile, with datasheet numbers.
-const NamedRegistry<DeviceProfileEntry>& device_profiles();
-
-// The profile of that name. Throws std::invalid_argument naming the known profiles.
-DeviceProfile device_profile(const std::string& name);
-std::vector<std::string> device_profile_names();
 
 class ComputeMeter {
  public:
@@ -62,8 +40,9 @@ std::unique_ptr<ComputeMeter> make_measured_meter(double slowdown, int64_t thres
                                                   MonotonicClock clock = steady_clock_ns);
 
 // Deterministic: the sum, over the ATen operators the segment executes on this thread, of
-// a roofline time max(flops / (peak_flops * efficiency), bytes / memory_bandwidth), times
-// slowdown, rounded to integer ns once per segment. Operators are observed through
+// launch_ns plus a roofline time max(flops / (peak_flops * efficiency * the op class's
+// efficiency), bytes / memory_bandwidth), times slowdown, rounded to integer ns once per
+// segment. Floating-point tensors' bytes are counted at the profile's bytes_per_element. Operators are observed through
 // RecordFunction and each is counted once, at its outermost call (linear -> matmul -> mm
 // is one linear). FLOPs: 2*M*N*K for the matmul family (linear, matmul, mm, addmm, bmm,
 // baddbmm, mv, addmv, dot), one per element of the largest tensor for everything else.

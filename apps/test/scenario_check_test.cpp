@@ -1,11 +1,13 @@
 // The registry-backed half of scenario checking: every name against its registry, every
 // ns-3 Attribute against ns-3's TypeId database, the workload against the model's context.
 #include "apps/scenario_check.h"
+#include "apps/run_scenario.h"
 
 #include "bridge/network_registry.h"
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -186,6 +188,55 @@ TEST(ScenarioCheck, ServingNeedsAStrategyThatServesAndACacheForTheLongestRequest
   check_error(with(serving(), "/parallel", {{"strategy", "pp"}, {"pp", 2}, {"micro_batches", 2}}),
               "/parallel/micro_batches");
   check_error(with(serving(), "/workload/new_tokens/max", 2048), "/workload/new_tokens");
+}
+
+TEST(ScenarioCheck, DevicesPerRankDtypesAndProfileFiles) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "uniference-devices";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "mine.json")
+      << R"({"name": "mine", "peak_flops": {"fp32": 2e12, "bf16": 8e12}, "memory_bandwidth": 5e11})";
+  std::ofstream(dir / "broken.json") << R"({"name": "broken", "peak_flops": {}})";
+  const std::string file = (dir / "s.json").string();
+  json doc = with(quickstart(), "/devices/ranks",
+                  {{{"profile", "a100"}}, {{"profile", "mine.json"}, {"slowdown", 2}}, json::object(),
+                   json::object()});
+  doc = with(doc, "/devices/dtype", "bf16");
+  const CheckedScenario checked = check_scenario(parse_scenario(doc, file));
+  ASSERT_EQ(checked.rank_devices.size(), 4u);
+  EXPECT_EQ(checked.rank_devices[0].peak_flops, 312e12);
+  EXPECT_EQ(checked.rank_devices[1].peak_flops, 8e12);
+  EXPECT_EQ(checked.rank_devices[1].slowdown, 2);
+  EXPECT_EQ(checked.rank_devices[2].name, "cpu");
+  EXPECT_EQ(checked.rank_devices[2].bytes_per_element, 2);
+
+  try {
+    check_scenario(parse_scenario(with(doc, "/devices/dtype", "fp16"), file));
+    ADD_FAILURE() << "fp16 on a profile without an fp16 peak was accepted";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.pointer(), "/devices/dtype");
+  }
+  try {
+    parse_scenario(with(doc, "/devices/ranks/1/profile", "broken.json"), file);
+    ADD_FAILURE() << "a broken profile file was accepted";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.pointer(), "/devices/ranks/1/profile");
+    EXPECT_NE(e.detail().find("/peak_flops"), std::string::npos) << e.detail();
+  }
+  check_error(with(quickstart(), "/devices/ranks", {json::object(), json::object(), json::object()}),
+              "/devices/ranks");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ScenarioCheck, EachRankIsChargedOnItsOwnDevice) {
+  // Tensor parallel ranks run the same operators: twice the slowdown, twice the compute.
+  json doc = with(quickstart(), "/devices/ranks",
+                  {json::object(), {{"slowdown", 2}}, json::object(), json::object()});
+  doc = with(doc, "/outputs/trace", false);
+  const ScenarioRun run = run_scenario(parse_scenario(doc, "q.json"), false);
+  ASSERT_EQ(run.outcome.status, RunOutcome::Status::kCompleted) << run.outcome.report;
+  const int64_t base = run.record.ranks[0].compute_ns, slow = run.record.ranks[1].compute_ns;
+  EXPECT_NEAR(double(slow), 2.0 * double(base), 2.0 * 64);  // rounding: 1 ns per segment
+  EXPECT_EQ(run.record.ranks[2].compute_ns, base);
 }
 
 }  // namespace

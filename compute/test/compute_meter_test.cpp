@@ -23,11 +23,15 @@ DeviceProfile compute_bound(double efficiency = 1.0) {
 DeviceProfile memory_bound() { return DeviceProfile{"test-memory", 1e18, 1e9}; }
 
 TEST(DeviceProfile, DatasheetNumbers) {
-  EXPECT_EQ(device_profile("a100").peak_flops, 312e12);
+  EXPECT_EQ(device_profile("a100", "bf16").peak_flops, 312e12);
+  EXPECT_EQ(device_profile("a100").peak_flops, 19.5e12);  // fp32, without tensor cores
   EXPECT_EQ(device_profile("a100").memory_bandwidth, 2.0e12);
-  EXPECT_EQ(device_profile("h100").peak_flops, 989e12);
+  EXPECT_EQ(device_profile("h100", "fp16").peak_flops, 989e12);
   EXPECT_EQ(device_profile("h100").memory_bandwidth, 3.35e12);
-  EXPECT_EQ(device_profile("edge").memory_bandwidth, 204.8e9);
+  EXPECT_EQ(device_profile("h200").memory_bandwidth, 4.8e12);
+  EXPECT_EQ(device_profile("jetson-agx-orin").memory_bandwidth, 204.8e9);
+  EXPECT_EQ(device_profile("jetson-orin-nano").memory_bandwidth, 68e9);
+  EXPECT_EQ(device_profile("h100", "bf16").bytes_per_element, 2);
   for (const std::string& name : device_profile_names()) {
     const DeviceProfile p = device_profile(name);
     EXPECT_EQ(p.name, name);
@@ -290,6 +294,54 @@ TEST(MeasuredMeter, SlowdownTwoChargesExactlyTwiceSlowdownOne) {
   auto strict = make_measured_meter(1.0, 2000000, clock);
   strict->begin();
   EXPECT_EQ(strict->end(), 0) << "a segment under the threshold is free";
+}
+
+TEST(ModeledMeter, ChargesLaunchOverheadClassEfficiencyAndTheDtypesBytes) {
+  const int64_t n = 32, k = 16, m = 8;
+  const at::Tensor a = at::randn({n, k}), b = at::randn({k, m});
+  DeviceProfile slow_matmul{"t", 1e9, 1e18};
+  slow_matmul.launch_ns = 500;
+  slow_matmul.matmul_efficiency = 0.25;
+  auto meter = make_modeled_meter(slow_matmul);
+  meter->begin();
+  at::mm(a, b);
+  EXPECT_EQ(meter->end(), std::llround(500 + 2.0 * n * k * m / 0.25));
+
+  // a + b over 1000 floats reads two and writes one: 3000 elements, at 2 bytes in bf16.
+  DeviceProfile half{"h", 1e18, 1e9};
+  half.bytes_per_element = 2;
+  const at::Tensor x = at::randn({1000}), y = at::randn({1000});
+  auto bf16 = make_modeled_meter(half);
+  bf16->begin();
+  at::add(x, y);
+  EXPECT_EQ(bf16->end(), 3000 * 2);
+}
+
+TEST(DeviceProfile, FilesAreCheckedKeyByKey) {
+  const std::string good = R"({"name": "mine", "peak_flops": {"fp32": 1e12, "bf16": 4e12},
+      "memory_bandwidth": 1e11, "launch_overhead_ns": 3000, "efficiency": {"matmul": 0.6}})";
+  const DeviceProfileSpec spec = parse_device_profile(good, "mine.json");
+  const DeviceProfile bf16 = resolve_device_profile(spec, "bf16");
+  EXPECT_EQ(bf16.peak_flops, 4e12);
+  EXPECT_EQ(bf16.launch_ns, 3000);
+  EXPECT_EQ(bf16.matmul_efficiency, 0.6);
+  EXPECT_EQ(bf16.elementwise_efficiency, 1.0);
+  EXPECT_EQ(parse_device_profile(device_profile_text(spec), "again").peak_flops, spec.peak_flops);
+  const auto error = [](const std::string& text) {
+    try {
+      parse_device_profile(text, "bad.json");
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(error(R"({"name": "x", "peak_flops": {"fp8": 1}, "memory_bandwidth": 1})")
+                .find("bad.json: /peak_flops/fp8"), std::string::npos);
+  EXPECT_NE(error(R"({"name": "x", "peak_flops": {"fp32": 1}})").find("/memory_bandwidth"),
+            std::string::npos);
+  EXPECT_NE(error(R"({"name": "x", "peak_flops": {"fp32": 1}, "memory_bandwidth": 1,
+      "efficiency": {"matmul": 1.5}})").find("/efficiency/matmul"), std::string::npos);
+  EXPECT_THROW(resolve_device_profile(spec, "fp16"), std::invalid_argument);
 }
 
 }  // namespace
