@@ -26,6 +26,9 @@ std::unique_ptr<ComputeMeter> meter_for(const Scenario& scenario, const DevicePr
   if (scenario.compute_mode == ComputeMode::kMeasured) {
     return make_measured_meter(profile.slowdown);
   }
+  if (scenario.compute_mode == ComputeMode::kReplay) {
+    return make_replay_meter(scenario.replay_table, profile.slowdown);
+  }
   return make_modeled_meter(profile);
 }
 

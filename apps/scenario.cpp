@@ -20,6 +20,8 @@ const char* compute_mode_name(ComputeMode mode) {
   switch (mode) {
     case ComputeMode::kModeled:
       return "modeled";
+    case ComputeMode::kReplay:
+      return "replay";
     case ComputeMode::kMeasured:
       return "measured";
   }
@@ -349,10 +351,29 @@ DeviceSpec read_devices(const Checker& check, const json& value, const std::stri
 
 void read_compute(const Checker& check, const json& value, const std::string& pointer,
                   Scenario& scenario) {
-  check.object(value, pointer, {"mode", "shapes_only"});
+  check.object(value, pointer, {"mode", "shapes_only", "table"});
   if (const json* mode = Checker::find(value, "mode")) {
-    std::string text = check.choice(*mode, child(pointer, "mode"), {"modeled", "measured"});
-    scenario.compute_mode = text == "measured" ? ComputeMode::kMeasured : ComputeMode::kModeled;
+    std::string text =
+        check.choice(*mode, child(pointer, "mode"), {"modeled", "measured", "replay"});
+    scenario.compute_mode = text == "measured" ? ComputeMode::kMeasured
+                            : text == "replay" ? ComputeMode::kReplay
+                                               : ComputeMode::kModeled;
+  }
+  const json* table = Checker::find(value, "table");
+  if (scenario.compute_mode == ComputeMode::kReplay) {
+    const std::string at = child(pointer, "table");
+    if (table == nullptr) check.fail(at, "mode replay needs a table (uniference profile writes one)");
+    const std::string file = check.string(*table, at);
+    const std::filesystem::path path = std::filesystem::path(file).is_absolute()
+                                           ? std::filesystem::path(file)
+                                           : std::filesystem::path(scenario.source).parent_path() / file;
+    try {
+      scenario.replay_table = std::make_shared<const ReplayTable>(ReplayTable::load(path.string()));
+    } catch (const std::invalid_argument& e) {
+      check.fail(at, e.what());
+    }
+  } else if (table != nullptr) {
+    check.fail(child(pointer, "table"), "only mode replay reads a table");
   }
   if (const json* v = Checker::find(value, "shapes_only")) {
     scenario.shapes_only = check.boolean(*v, child(pointer, "shapes_only"));

@@ -12,6 +12,7 @@
 #include "apps/scenario_error.h"
 #include "apps/units.h"
 #include "compute/device_profile.h"
+#include "compute/replay_table.h"
 #include "compute/serving/disaggregation_spec.h"
 #include "compute/serving/requests.h"
 #include "compute/serving/scheduler.h"
@@ -19,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -26,7 +28,7 @@
 
 namespace uniference {
 
-enum class ComputeMode { kModeled, kMeasured };
+enum class ComputeMode { kModeled, kMeasured, kReplay };
 
 // "modeled" / "measured", as written in scenario files.
 const char* compute_mode_name(ComputeMode mode);
@@ -169,6 +171,7 @@ struct Scenario {
   DeviceSpec devices;
   ComputeMode compute_mode = ComputeMode::kModeled;
   bool shapes_only = false;  // /compute/shapes_only: meta tensors, no weights, no numbers
+  std::shared_ptr<const ReplayTable> replay_table;  // /compute/table, for mode replay
   NetworkSpec network;
   std::vector<CollectiveSpec> collectives;  // in key order
   std::string collective_preset;            // /collectives/preset; empty for none

@@ -17,6 +17,8 @@
 #include "apps/scenario.h"
 #include "apps/scenario_check.h"
 #include "compute/device_measure.h"
+#include "compute/model_config.h"
+#include "compute/replay_profile.h"
 
 #include <filesystem>
 #include <functional>
@@ -43,6 +45,7 @@ const char* kUsage = R"(usage: uniference run SCENARIO.json [--out DIR] [--set P
        uniference profile-network [--backend gloo|nccl] [--netns NS1,NS2 --master-addr HOST]
                                   [--min-bytes B] [--max-bytes B] [--iters N] [--out FILE.json]
        uniference profile-device [--name NAME] [--description TEXT] [--out FILE.json]
+       uniference profile --out FILE.csv [--model M] [--max-prompt N] [--max-batch B] [--repeats R]
        uniference launch (-n N | --netns NS1,NS2,...) SCENARIO.json [--master-addr HOST]
                          [--master-port PORT] [--backend gloo|nccl] [--timeout S]
                          [--rendezvous-timeout S] [--out DIR] [--set POINTER=VALUE]... [--quiet]
@@ -99,6 +102,13 @@ commands:
                       overhead, physical memory) and print a device profile (devices/*.json
                       format), or write it to --out; a scenario names the file in
                       /devices/profile, or it becomes a preset in devices/
+  profile --out FILE.csv
+                      time every operator of --model (default tiny) on this device, whole
+                      model on one device, prefills of 1, 2, 4 ... --max-prompt (default 64)
+                      positions and decode steps of 1, 2, 4 ... --max-batch (default 8)
+                      sequences, --repeats (default 3) each; writes the replay table
+                      (median per operator and size) that "compute": {"mode": "replay",
+                      "table": FILE} charges from
   launch SCENARIO.json
                       deploy for real: start the scenario's ranks as uniference-deploy
                       processes on this host (-n N), or one in each network namespace
@@ -396,6 +406,34 @@ int launch_command(const std::vector<std::string>& args, const char* argv0) {
   return reporting_errors([&] { return uniference::launch(options); });
 }
 
+int profile_command(const std::vector<std::string>& args) {
+  std::string model = "tiny", out;
+  uniference::ProfileShapes shapes;
+  uint64_t seed = 1;
+  try {
+    uniference::for_each_argument(args, 1, [&](const std::string& a, const auto& value) {
+      if (a == "--model") model = value();
+      else if (a == "--out") out = value();
+      else if (a == "--max-prompt") shapes.max_prompt = std::stoll(value());
+      else if (a == "--max-batch") shapes.max_batch = std::stoll(value());
+      else if (a == "--repeats") shapes.repeats = std::stoi(value());
+      else if (a == "--seed") seed = std::stoull(value());
+      else throw std::invalid_argument("unknown argument '" + a + "'");
+    });
+    if (out.empty()) throw std::invalid_argument("needs --out FILE.csv");
+  } catch (const std::exception& e) {
+    return usage_error(std::string("profile: ") + e.what());
+  }
+  return reporting_errors([&] {
+    const uniference::ModelConfig config = uniference::model_preset(model);
+    const uniference::ReplayTable table = uniference::profile_model(config, seed, shapes);
+    uniference::write_file_atomically(out, table.csv());
+    std::cerr << "uniference: wrote " << out << " (" << table.rows() << " timings of model "
+              << model << ")\n";
+    return 0;
+  });
+}
+
 int profile_device_command(const std::vector<std::string>& args) {
   std::string out, name = "cpu";
   std::string description = "this machine's CPU, measured by uniference profile-device";
@@ -438,6 +476,7 @@ int main(int argc, char** argv) {
   if (command == "compare") return compare_command(args);
   if (command == "profile-network") return profile_network_command(args, argv[0]);
   if (command == "profile-device") return profile_device_command(args);
+  if (command == "profile") return profile_command(args);
   if (command != "run" && command != "validate") {
     return usage_error("unknown command '" + command + "'");
   }

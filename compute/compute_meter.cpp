@@ -21,6 +21,7 @@
 #include <unordered_map>
 #include <utility>
 #include <vector>
+#include <functional>
 
 namespace uniference {
 namespace {
@@ -234,16 +235,23 @@ void add_output_cost(OpCost& cost, const std::vector<c10::IValue>& outputs) {
   if (cost.kind == OpKind::kElementwise) cost.flops = cost.largest_numel;
 }
 
-// One open segment of a modeled meter.
+// What one charged operator costs in seconds: from its name, kind, FLOPs, bytes and the wall
+// time it took (measured only for meters that ask).
+using OperatorPrice = std::function<double(std::string_view name, const OpCost& cost, int64_t wall_ns)>;
+
+bool is_matmul(OpKind kind) {
+  return kind == OpKind::kMatmul || kind == OpKind::kMatmulAccum || kind == OpKind::kLinear;
+}
+
+// One open segment of an observing meter.
 struct Segment {
-  double matmul_flops_per_second = 0;  // peak x efficiency x the class's efficiency
-  double other_flops_per_second = 0;
-  double bytes_per_second = 0;
-  double launch_seconds = 0;  // per charged operator
+  const OperatorPrice* price = nullptr;
+  bool timed = false;  // read the wall clock around each charged operator
   double seconds = 0;
   int depth = 0;           // operators open on this thread, nested
   int charged_depth = -1;  // depth of the operator being charged; -1: none open
   OpCost charged;
+  int64_t started_ns = 0;
 };
 
 // Set by begin(), cleared by end(); RecordFunction callbacks are plain function pointers.
@@ -261,6 +269,7 @@ std::unique_ptr<at::ObserverContext> on_op_start(const at::RecordFunction& fn) {
   if (kind == OpKind::kFree) return nullptr;
   segment->charged_depth = segment->depth;
   segment->charged = input_cost(kind, fn.inputs());
+  if (segment->timed) segment->started_ns = steady_clock_ns();
   return nullptr;
 }
 
@@ -268,36 +277,31 @@ void on_op_end(const at::RecordFunction& fn, at::ObserverContext* /*context*/) {
   Segment* segment = active_segment;
   if (segment == nullptr || segment->depth == 0) return;
   if (segment->depth == segment->charged_depth) {
+    const int64_t wall_ns = segment->timed ? steady_clock_ns() - segment->started_ns : 0;
     OpCost& cost = segment->charged;
     add_output_cost(cost, fn.outputs());
-    const bool matmul = cost.kind == OpKind::kMatmul || cost.kind == OpKind::kMatmulAccum ||
-                        cost.kind == OpKind::kLinear;
-    const double flops_per_second =
-        matmul ? segment->matmul_flops_per_second : segment->other_flops_per_second;
-    segment->seconds += segment->launch_seconds +
-                        std::max(cost.flops / flops_per_second, cost.bytes / segment->bytes_per_second);
+    segment->seconds += (*segment->price)(fn.name(), cost, wall_ns);
     segment->charged_depth = -1;
   }
   --segment->depth;
 }
 
-class ModeledMeter final : public ComputeMeter {
+// A meter that observes the ATen operators of its segments and charges each its price.
+class ObservingMeter final : public ComputeMeter {
  public:
-  explicit ModeledMeter(const DeviceProfile& profile) : profile_(profile) {}
+  ObservingMeter(OperatorPrice price, double slowdown, double float_bytes, bool timed)
+      : price_(std::move(price)), slowdown_(slowdown), float_bytes_(float_bytes), timed_(timed) {}
 
-  ~ModeledMeter() override {
+  ~ObservingMeter() override {
     if (active_segment == &segment_) stop_observing();
   }
 
   void begin() override {
     open_segment(this);
     segment_ = Segment{};
-    const double peak = profile_.peak_flops * profile_.efficiency;
-    segment_.matmul_flops_per_second = peak * profile_.matmul_efficiency;
-    segment_.other_flops_per_second = peak * profile_.elementwise_efficiency;
-    segment_.bytes_per_second = profile_.memory_bandwidth;
-    segment_.launch_seconds = profile_.launch_ns * 1e-9;
-    charged_float_bytes = profile_.bytes_per_element;
+    segment_.price = &price_;
+    segment_.timed = timed_;
+    charged_float_bytes = float_bytes_;
     // Registered per segment rather than once per thread: the bridge swaps libtorch's
     // thread-local state (RecordFunction's included) between devices' fibers, and a
     // callback registered under one fiber's state would vanish under another's. Outside
@@ -314,7 +318,7 @@ class ModeledMeter final : public ComputeMeter {
   int64_t end() override {
     close_segment(this);
     stop_observing();
-    return std::llround(segment_.seconds * profile_.slowdown * 1e9);
+    return std::llround(segment_.seconds * slowdown_ * 1e9);
   }
 
  private:
@@ -324,7 +328,10 @@ class ModeledMeter final : public ComputeMeter {
     at::enableRecordFunction(was_enabled_);
   }
 
-  DeviceProfile profile_;
+  OperatorPrice price_;
+  double slowdown_;
+  double float_bytes_;
+  bool timed_;
   Segment segment_;
   at::CallbackHandle handle_ = at::INVALID_CALLBACK_HANDLE;
   bool was_enabled_ = true;
@@ -370,7 +377,38 @@ std::unique_ptr<ComputeMeter> make_modeled_meter(const DeviceProfile& profile) {
   if (profile.efficiency > 1) {
     throw std::invalid_argument("device profile '" + profile.name + "': efficiency above 1");
   }
-  return std::make_unique<ModeledMeter>(profile);
+  const double peak = profile.peak_flops * profile.efficiency;
+  const double matmul_flops_per_second = peak * profile.matmul_efficiency;
+  const double other_flops_per_second = peak * profile.elementwise_efficiency;
+  const double bytes_per_second = profile.memory_bandwidth;
+  const double launch_seconds = profile.launch_ns * 1e-9;
+  OperatorPrice roofline = [=](std::string_view, const OpCost& cost, int64_t) {
+    const double flops_per_second =
+        is_matmul(cost.kind) ? matmul_flops_per_second : other_flops_per_second;
+    return launch_seconds +
+           std::max(cost.flops / flops_per_second, cost.bytes / bytes_per_second);
+  };
+  return std::make_unique<ObservingMeter>(std::move(roofline), profile.slowdown,
+                                          profile.bytes_per_element, false);
+}
+
+std::unique_ptr<ComputeMeter> make_replay_meter(std::shared_ptr<const ReplayTable> table,
+                                                double slowdown) {
+  check_positive(slowdown, "slowdown", "replay");
+  if (!table) throw std::invalid_argument("replay meter: no table");
+  OperatorPrice lookup = [table](std::string_view name, const OpCost& cost, int64_t) {
+    return table->ns(std::string(name), is_matmul(cost.kind), cost.flops, cost.bytes) * 1e-9;
+  };
+  return std::make_unique<ObservingMeter>(std::move(lookup), slowdown, 4.0, false);
+}
+
+std::unique_ptr<ComputeMeter> make_recording_meter(std::vector<OperatorTiming>* timings) {
+  OperatorPrice record = [timings](std::string_view name, const OpCost& cost, int64_t wall_ns) {
+    timings->push_back(OperatorTiming{std::string(name), is_matmul(cost.kind), cost.flops,
+                                      cost.bytes, double(wall_ns)});
+    return double(wall_ns) * 1e-9;
+  };
+  return std::make_unique<ObservingMeter>(std::move(record), 1.0, 4.0, true);
 }
 
 }  // namespace uniference

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include "compute/device_profile.h"
+#include "compute/replay_table.h"
 
 #include <functional>
 #include <memory>
@@ -50,5 +51,14 @@ std::unique_ptr<ComputeMeter> make_measured_meter(double slowdown, int64_t thres
 // they select. Views, allocations and metadata cost nothing. Only sizes are used, so
 // tensors on the meta device are charged like real ones.
 std::unique_ptr<ComputeMeter> make_modeled_meter(const DeviceProfile& profile);
+
+// Replay (compute/replay_table.h): each operator, observed and counted as the modeled meter
+// counts them, is charged the time the table gives for its name and size, times slowdown.
+std::unique_ptr<ComputeMeter> make_replay_meter(std::shared_ptr<const ReplayTable> table,
+                                                double slowdown = 1.0);
+
+// Measures: each operator's wall time, appended to `timings` with its name, FLOPs and bytes;
+// charges the wall time. What `uniference profile` builds a replay table from.
+std::unique_ptr<ComputeMeter> make_recording_meter(std::vector<OperatorTiming>* timings);
 
 }  // namespace uniference

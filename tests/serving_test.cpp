@@ -10,10 +10,14 @@
 #include "compute/generation.h"
 #include "compute/llama.h"
 #include "compute/model_config.h"
+#include "compute/replay_profile.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
 #include <iostream>
 #include <map>
 #include <numeric>
@@ -166,12 +170,28 @@ TEST(ServingSchedulers, ContinuousBatchingBeatsStaticOnTailTimeToFirstToken) {
   EXPECT_LT(continuous_metrics.ttft.p99_ns, static_metrics.ttft.p99_ns);
 }
 
-TEST(ServingDeterminism, TwoModeledRunsWriteIdenticalOutputs) {
-  const Scenario scenario = shipped({"/workload/arrivals/requests=8"});
+void expect_identical_runs(const Scenario& scenario) {
   const ScenarioRun a = run(scenario), b = run(scenario);
   EXPECT_EQ(results_json(scenario, a.record).dump(), results_json(scenario, b.record).dump());
   EXPECT_EQ(requests_csv(a.record), requests_csv(b.record));
   EXPECT_EQ(chrome_trace_text(a.record, "x"), chrome_trace_text(b.record, "x"));
+}
+
+TEST(ServingDeterminism, TwoModeledRunsWriteIdenticalOutputs) {
+  expect_identical_runs(shipped({"/workload/arrivals/requests=8"}));
+}
+
+TEST(ServingDeterminism, TwoReplayRunsWriteIdenticalOutputs) {
+  // A table measured here and now: whatever its numbers, two runs charge the same.
+  const std::string table = (std::filesystem::temp_directory_path() /
+                             ("uniference-replay-" + std::to_string(::getpid()) + ".csv")).string();
+  const ReplayTable measured = profile_model(model_preset("tiny"), 1, ProfileShapes{8, 4, 1});
+  std::ofstream(table) << measured.csv();
+  const Scenario scenario = shipped({"/workload/arrivals/requests=6", "/compute/mode=replay",
+                                     "/compute/table=" + table});
+  ASSERT_EQ(scenario.compute_mode, ComputeMode::kReplay);
+  expect_identical_runs(scenario);
+  std::filesystem::remove(table);
 }
 
 TEST(ServingDisaggregation, KvCachesCrossTheNetworkAndDecodeContinuesExactly) {

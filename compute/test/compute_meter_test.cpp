@@ -5,6 +5,8 @@
 #include <c10/core/InferenceMode.h>
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -342,6 +344,36 @@ TEST(DeviceProfile, FilesAreCheckedKeyByKey) {
   EXPECT_NE(error(R"({"name": "x", "peak_flops": {"fp32": 1}, "memory_bandwidth": 1,
       "efficiency": {"matmul": 1.5}})").find("/efficiency/matmul"), std::string::npos);
   EXPECT_THROW(resolve_device_profile(spec, "fp16"), std::invalid_argument);
+}
+
+TEST(ReplayMeter, ChargesTheTablesTimesInterpolatedBySize) {
+  // 2 x 16 x 16 x 16 = 8192 FLOPs and 2 x 32^3 = 65536 FLOPs measured; 8 x 16 x 32 between.
+  const std::shared_ptr<const ReplayTable> table = std::make_shared<const ReplayTable>(
+      ReplayTable::parse_csv("op,class,flops,bytes,ns\n"
+                             "aten::mm,matmul,8192,3072,1000\n"
+                             "aten::mm,matmul,65536,12288,8000\n"
+                             "aten::add,other,0,1200,50\n",
+                             "table.csv"));
+  const auto charge = [&](const std::function<void()>& op) {
+    auto meter = make_replay_meter(table);
+    meter->begin();
+    op();
+    return meter->end();
+  };
+  const at::Tensor a16 = at::ones({16, 16}), a32 = at::ones({32, 32}), a16x32 = at::ones({16, 32});
+  const at::Tensor a2 = at::ones({2, 2}), x100 = at::ones({100});
+  EXPECT_EQ(charge([&] { at::mm(a16, a16); }), 1000);
+  EXPECT_EQ(charge([&] { at::mm(a32, a32); }), 8000);
+  const double flops = 2.0 * 16 * 32 * 32;  // [16, 32] x [32, 32]
+  EXPECT_EQ(charge([&] { at::mm(a16x32, a32); }),
+            std::llround(1000 + 7000 * (flops - 8192) / (65536 - 8192)));
+  EXPECT_EQ(charge([&] { at::mm(a2, a2); }), 1000);  // below: smallest
+  // A matrix product the table does not name is charged from its class's rows.
+  EXPECT_EQ(charge([&] { at::matmul(a16, a16); }), 1000);
+  // 100 floats added: 1200 bytes, the add row's time.
+  EXPECT_EQ(charge([&] { at::add(x100, x100); }), 50);
+  EXPECT_THROW(ReplayTable::parse_csv("op,class,flops,bytes,ns\naten::mm,matmul,x,1,2\n", "t.csv"),
+               std::invalid_argument);
 }
 
 }  // namespace
