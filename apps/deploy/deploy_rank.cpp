@@ -46,6 +46,12 @@ void check_deployment(const Scenario& scenario, const CheckedCompute& checked,
                             degree_keys(scenario.parallel) + "), but WORLD_SIZE is " +
                             std::to_string(world));
   }
+  if (scenario.workload.is_serving()) {
+    // The serving loop runs on any Comm, but a deployment's arrivals, clock and request
+    // records are not wired yet.
+    throw ScenarioError(scenario.source, "/workload/kind",
+                        "serving runs in simulation only for now; deploy kinds single and batch");
+  }
   if (scenario.shapes_only) {
     throw ScenarioError(scenario.source, "/compute/shapes_only",
                         "a deployment computes and sends real tensors; shape-only models are for "
