@@ -1,6 +1,7 @@
 #include "compute/serving/disaggregation.h"
 
 #include "compute/compute_label.h"
+#include "compute/pending_sends.h"
 
 #include <algorithm>
 #include <optional>
@@ -12,22 +13,6 @@ namespace {
 
 constexpr int kKvTag = 20;        // a request's KV cache slice, prefill rank -> decode rank
 constexpr int kHandoverTag = 21;  // [first token, scheduled_ns, first_token_ns], driver -> driver
-
-// Sends whose tensors must live until they complete (Comm's isend contract).
-class Outbox {
- public:
-  void send(Comm& comm, at::Tensor tensor, int dst, int tag) {
-    tensor = tensor.contiguous();
-    sends_.emplace_back(comm.isend(tensor, dst, tag), tensor);
-  }
-  void wait_all() {
-    for (auto& [work, tensor] : sends_) work->wait();
-    sends_.clear();
-  }
-
- private:
-  std::vector<std::pair<WorkPtr, at::Tensor>> sends_;
-};
 
 // Where pools sit in the world: replica i holds ranks i * tp .. i * tp + tp - 1, the prefill
 // replicas first.
@@ -61,7 +46,7 @@ void serve_prefill(Comm& world, Comm& replica, int index, ServingEngine& engine,
     r.new_tokens = 1;  // the prefill pool's part: the first token
     mine.requests.push_back(r);
   }
-  Outbox outbox;
+  PendingSends outbox;
   const auto needs_decode = [&](int64_t id) { return by_id[size_t(id)].new_tokens > 1; };
   mine.after_step = [&](const StepPlan& plan, const std::vector<int64_t>&) {
     label_compute("kv_transfer");

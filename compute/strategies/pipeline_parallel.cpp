@@ -4,6 +4,7 @@
 #include "compute/generation.h"
 #include "compute/llama.h"
 #include "compute/parallel_state.h"
+#include "compute/pending_sends.h"
 #include "compute/serving/serving_engine.h"
 
 #include <algorithm>
@@ -48,22 +49,6 @@ namespace {
 
 constexpr int kActivationTag = 0;
 constexpr int kTokenTag = 1;
-
-// Sends this stage keeps alive until they complete (Comm's isend contract).
-class PendingSends {
- public:
-  void send(Comm& comm, at::Tensor tensor, int dst, int tag) {
-    tensor = tensor.contiguous();
-    sends_.emplace_back(comm.isend(tensor, dst, tag), tensor);
-  }
-  void wait_all() {
-    for (auto& [work, tensor] : sends_) work->wait();
-    sends_.clear();
-  }
-
- private:
-  std::vector<std::pair<WorkPtr, at::Tensor>> sends_;
-};
 
 at::Tensor as_ids(const std::vector<int64_t>& tokens, int64_t rows) {
   return at::tensor(at::ArrayRef<int64_t>(tokens), at::TensorOptions().dtype(at::kLong))
