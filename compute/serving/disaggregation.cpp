@@ -172,11 +172,7 @@ void serve_disaggregated(const Strategy& strategy, Comm& world, const StrategyIn
   }
   const Layout layout{inputs.degrees.tp, pools};
   const Replica replica = replica_of(world, pools.prefill + pools.decode);
-  std::vector<Request> by_id;
-  for (const Request& r : serving.requests) {
-    if (size_t(r.id) >= by_id.size()) by_id.resize(size_t(r.id) + 1);
-    by_id[size_t(r.id)] = r;
-  }
+  const std::vector<Request> by_id = requests_by_id(serving.requests);
   const std::unique_ptr<ServingEngine> engine = strategy.serve(*replica.comm, inputs, cache);
   if (replica.index < pools.prefill) {
     serve_prefill(world, *replica.comm, replica.index, *engine, serving, by_id, layout);

@@ -111,16 +111,6 @@ std::vector<std::vector<int64_t>> step_ids(const StepPlan& plan, const ServingIn
   return ids;
 }
 
-// Requests by id (ids index the whole stream; a replica holds some of them).
-std::vector<Request> index_by_id(const std::vector<Request>& requests) {
-  std::vector<Request> by_id;
-  for (const Request& r : requests) {
-    if (size_t(r.id) >= by_id.size()) by_id.resize(size_t(r.id) + 1);
-    by_id[size_t(r.id)] = r;
-  }
-  return by_id;
-}
-
 // The arrival stream of `in`: requests join the scheduler once their time has come.
 RequestSource arrival_source(const ServingInputs& in) {
   auto next = std::make_shared<size_t>(0);
@@ -185,8 +175,17 @@ void drive(Comm& replica, ServingEngine& engine, const ServingInputs& in,
 
 }  // namespace
 
+std::vector<Request> requests_by_id(const std::vector<Request>& requests) {
+  std::vector<Request> by_id;
+  for (const Request& r : requests) {
+    if (size_t(r.id) >= by_id.size()) by_id.resize(size_t(r.id) + 1);
+    by_id[size_t(r.id)] = r;
+  }
+  return by_id;
+}
+
 void serve_requests(Comm& replica, ServingEngine& engine, const ServingInputs& in) {
-  const std::vector<Request> by_id = index_by_id(in.requests);
+  const std::vector<Request> by_id = requests_by_id(in.requests);
   if (replica.rank() == 0) return drive(replica, engine, in, by_id);
   for (;;) {
     label_compute("schedule");

@@ -55,6 +55,9 @@ struct ServingInputs {
 // i of a stream reads what prompt i of a batch would.
 std::vector<int64_t> request_prompt(const Request& request, int64_t vocab, uint64_t seed);
 
+// Requests indexed by id (ids number the whole stream; a replica holds some of them).
+std::vector<Request> requests_by_id(const std::vector<Request>& requests);
+
 // Serves every request of `in` on this rank of `replica`; returns when all have finished.
 void serve_requests(Comm& replica, ServingEngine& engine, const ServingInputs& in);
 
