@@ -49,11 +49,7 @@ json record_to_json(const RunRecord& record) {
                      {"bytes_by_label", r.bytes_by_label}});
   }
   json requests = json::array();
-  for (const RequestRecord& r : record.requests) {
-    json one = request_to_json(r);
-    one["tokens"] = r.tokens;
-    requests.push_back(std::move(one));
-  }
+  for (const RequestRecord& r : record.requests) requests.push_back(request_to_json(r));
   return {{"deployed_on", record.deployed_on}, {"total_ns", record.total_ns},         {"tokens", record.tokens},
           {"token_times_ns", record.token_times_ns}, {"token_prompts", record.token_prompts},
           {"device_memory_bytes", record.device_memory_bytes},
@@ -70,7 +66,8 @@ json request_to_json(const RequestRecord& r) {
           {"finish_ns", r.finish_ns},
           {"prompt_tokens", r.prompt_tokens},
           {"new_tokens", r.new_tokens},
-          {"preemptions", r.preemptions}};
+          {"preemptions", r.preemptions},
+          {"tokens", r.tokens}};
 }
 
 RunRecord record_from_json(const json& in) {

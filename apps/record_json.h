@@ -9,7 +9,7 @@
 namespace uniference {
 
 nlohmann::json record_to_json(const RunRecord& record);
-// A served request's times and lengths (not its tokens), as results.json lists it.
+// A served request's times, lengths and tokens, as results.json lists it.
 nlohmann::json request_to_json(const RequestRecord& request);
 // Throws std::invalid_argument on a malformed record.
 RunRecord record_from_json(const nlohmann::json& json);

@@ -457,7 +457,7 @@ std::vector<int64_t> LlamaModel::greedy_next(const at::Tensor& hidden) const {
   const int64_t vocab_start = int64_t(tp_.rank) * output().weight().size(0);
   const at::Tensor pairs =
       at::cat({flat.amax(-1, /*keepdim=*/true).to(at::kDouble), (ids + vocab_start).to(at::kDouble)}, -1);
-  at::Tensor all = at::empty({int64_t(tp_.size), rows, 2}, pairs.options());
+  at::Tensor all = at::empty({int64_t(tp_.size) * rows, 2}, pairs.options());  // shard-major
   tp_.comm->all_gather(all, pairs);
   std::vector<int64_t> tokens(size_t(rows), 0);
   if (all.is_meta()) return tokens;  // shape-only runs: token 0 stands for every choice

@@ -1,13 +1,17 @@
 #include "apps/deploy/deploy_rank.h"
 
+
 #include "apps/deploy/rank_timeline.h"
 #include "apps/deploy/timed_comm.h"
 #include "apps/record_json.h"
 #include "apps/report.h"
 #include "compute/compute_label.h"
+#include "compute/serving/disaggregation.h"
 
+#include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <thread>
 
 namespace uniference {
 
@@ -46,12 +50,6 @@ void check_deployment(const Scenario& scenario, const CheckedCompute& checked,
                             degree_keys(scenario.parallel) + "), but WORLD_SIZE is " +
                             std::to_string(world));
   }
-  if (scenario.workload.is_serving()) {
-    // The serving loop runs on any Comm, but a deployment's arrivals, clock and request
-    // records are not wired yet.
-    throw ScenarioError(scenario.source, "/workload/kind",
-                        "serving runs in simulation only for now; deploy kinds single and batch");
-  }
   if (scenario.shapes_only) {
     throw ScenarioError(scenario.source, "/compute/shapes_only",
                         "a deployment computes and sends real tensors; shape-only models are for "
@@ -85,10 +83,36 @@ std::string run_deploy_rank(const Scenario& scenario, const CheckedCompute& chec
     }
   };
 
+  // Serving: arrivals and request times on the timeline's clock (real time since every rank
+  // had loaded its weights); each replica's driver records its requests.
+  ServingInputs serving;
+  if (scenario.workload.is_serving()) {
+    serving = serving_inputs(scenario, checked);
+    serving.clock.now_ns = [&] { return timeline.now_ns(); };
+    serving.clock.sleep_until_ns = [&](int64_t ns) {
+      const int64_t wait = ns - timeline.now_ns();
+      if (wait > 0) std::this_thread::sleep_for(std::chrono::nanoseconds(wait));
+    };
+    serving.on_finished = [&](const RequestRecord& record) {
+      timeline.request(record);
+      if (options.progress) {
+        std::cerr << "  request " << record.id << " done at t=" << format_duration(timeline.now_ns())
+                  << "\n";
+      }
+    };
+  }
+  const Disaggregation& pools = scenario.workload.serving.disaggregation;
+
   return session.run([&] {
     {
       LabelSinkScope labels(timeline);
-      run_strategy(*checked.strategy, timed, inputs);
+      if (!scenario.workload.is_serving()) {
+        run_strategy(*checked.strategy, timed, inputs);
+      } else if (pools.enabled()) {
+        serve_disaggregated(*checked.strategy, timed, inputs, serving, checked.cache, pools);
+      } else {
+        serve_strategy(*checked.strategy, timed, inputs, serving, checked.cache);
+      }
       timeline.finished();
     }
     RunRecord own = timeline.record();

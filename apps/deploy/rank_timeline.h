@@ -44,6 +44,8 @@ class RankTimeline {
   void sent(const std::string& operation, const std::string& label, uint64_t bytes);
 
   void token(int64_t prompt, int64_t token);
+  // A served request finished (this rank drives its replica).
+  void request(const RequestRecord& record) { recorder_.request(record); }
   void memory(uint64_t weights, uint64_t kv_cache, uint64_t activations);
   // The shard code returned: the last compute span closes.
   void finished();

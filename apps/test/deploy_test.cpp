@@ -116,6 +116,41 @@ INSTANTIATE_TEST_SUITE_P(
         StrategyCase{"tp2_dp2", "dp.json", {{"strategy", "tp"}, {"tp", 2}, {"dp", 2}}, 4}),
     [](const ::testing::TestParamInfo<StrategyCase>& info) { return info.param.name; });
 
+// Serving deployed: the driver's plans, the ragged steps and greedy_next's all-gather over
+// real Gloo give every request the tokens the simulation gives it.
+TEST(DeployedServing, TwoRanksServeEachRequestTheSimulatedTokens) {
+  TestDir dir;
+  json scenario = read_json(kScenarios + "/serving.json");
+  scenario.erase("$schema");
+  scenario["parallel"] = {{"strategy", "tp"}, {"tp", 2}};
+  scenario["compute"] = {{"mode", "modeled"}};  // real tensors, real tokens
+  scenario["workload"]["arrivals"] = {{"rate", 200}, {"requests", 5}};
+  scenario["workload"]["prompt_tokens"] = {{"distribution", "uniform"}, {"min", 4}, {"max", 12}};
+  scenario["workload"]["new_tokens"] = {{"distribution", "uniform"}, {"min", 2}, {"max", 4}};
+  write_json(dir / "scenario.json", scenario);
+
+  std::string out, err;
+  ASSERT_EQ(run(dir, "sim", {kUniference, "run", dir / "scenario.json", "--out", dir / "sim", "--quiet"},
+                &out, &err), 0) << err;
+  ASSERT_EQ(run(dir, "deploy", {kUniference, "launch", "-n", "2", dir / "scenario.json", "--out",
+                                dir / "deploy", "--quiet", "--timeout", "60"},
+                &out, &err), 0) << out << err;
+  const auto tokens_by_request = [](const json& results) {
+    std::map<int64_t, std::vector<int64_t>> tokens;
+    for (const json& r : results.at("serving").at("per_request")) {
+      tokens[r.at("id").get<int64_t>()] = r.at("tokens").get<std::vector<int64_t>>();
+    }
+    return tokens;
+  };
+  const json deployed = read_json(dir / "deploy/results.json");
+  EXPECT_EQ(deployed.at("backend"), "gloo");
+  const auto tokens = tokens_by_request(deployed);
+  EXPECT_EQ(tokens.size(), 5u);
+  EXPECT_EQ(tokens, tokens_by_request(read_json(dir / "sim/results.json")));
+  EXPECT_TRUE(std::filesystem::exists(dir / "deploy/requests.csv"));
+  EXPECT_NE(out.find("throughput"), std::string::npos) << out;
+}
+
 TEST(DeployBinary, LinksNoNs3) {
   FILE* pipe = popen(("ldd " + kDeploy).c_str(), "r");
   ASSERT_NE(pipe, nullptr);
