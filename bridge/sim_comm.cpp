@@ -67,6 +67,7 @@ WorkPtr SimComm::iall_reduce(at::Tensor& tensor, ReduceOp op) {
 
 WorkPtr SimComm::iall_gather(at::Tensor& output, const at::Tensor& input) {
   check_numel("all_gather", "output", output, input.numel() * size());
+  check_stacked("all_gather", "output", output, input);
   CollectiveArgs args{OpType::kAllGather};
   args.input = input;
   args.output = output;
@@ -87,8 +88,25 @@ void SimComm::check_numel(const char* operation, const char* what, const at::Ten
   }
 }
 
+void SimComm::check_stacked(const char* operation, const char* what, const at::Tensor& whole,
+                            const at::Tensor& block) const {
+  // c10d's *_into_tensor contract, which the real backends enforce: size() blocks of the
+  // block's shape, concatenated along dim 0.
+  std::vector<int64_t> expected = block.sizes().vec();
+  if (expected.empty()) expected.push_back(1);
+  expected[0] *= size();
+  if (whole.sizes().vec() != expected) {
+    throw std::invalid_argument(std::string(operation) + " on rank " + std::to_string(index_) +
+                                ": " + what + " has shape " + c10::str(whole.sizes()) +
+                                ", expected " + c10::str(at::IntArrayRef(expected)) + " (" +
+                                std::to_string(size()) + " blocks of " + c10::str(block.sizes()) +
+                                " along dim 0)");
+  }
+}
+
 WorkPtr SimComm::ireduce_scatter(at::Tensor& output, const at::Tensor& input, ReduceOp op) {
   check_numel("reduce_scatter", "input", input, output.numel() * size());
+  check_stacked("reduce_scatter", "input", input, output);
   CollectiveArgs args{OpType::kReduceScatter};
   args.reduce = op;
   args.input = input;

@@ -43,6 +43,8 @@ class SimComm : public Comm {
   // Throws std::invalid_argument unless `tensor` has `expected` elements.
   void check_numel(const char* operation, const char* what, const at::Tensor& tensor,
                    int64_t expected) const;
+  void check_stacked(const char* operation, const char* what, const at::Tensor& whole,
+                     const at::Tensor& block) const;
 
   SimBackend& backend_;
   int group_;

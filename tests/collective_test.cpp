@@ -157,6 +157,20 @@ TEST(Collectives, MismatchedCallsAreAnError) {
   EXPECT_NE(outcome.report.find("all_reduce"), std::string::npos) << outcome.report;
 }
 
+TEST(Collectives, AllGatherOutputsAreBlocksAlongDimZero) {
+  // c10d's all_gather_into_tensor shape, which Gloo enforces: [2, 1, 2] holds the right
+  // number of elements for two [1, 2] inputs but is not two blocks along dim 0.
+  auto outcome = run_star(2, NetworkConfig{}, [&](Comm& comm) {
+    const at::Tensor input = at::ones({1, 2});
+    at::Tensor good = at::empty({2, 2});
+    comm.all_gather(good, input);
+    at::Tensor stacked = at::empty({2, 1, 2});
+    comm.all_gather(stacked, input);
+  });
+  ASSERT_EQ(outcome.status, RunOutcome::Status::kError);
+  EXPECT_NE(outcome.report.find("expected [2, 2]"), std::string::npos) << outcome.report;
+}
+
 }  // namespace
 }  // namespace uniference::test
 
