@@ -1,6 +1,8 @@
 #include "compute/llama.h"
 
 #include <ATen/CPUGeneratorImpl.h>
+#include "compute/test/small_model.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -19,20 +21,6 @@ at::Tensor random_input(std::vector<int64_t> sizes, uint64_t seed) {
 
 at::Tensor ids(const std::vector<int64_t>& values) {
   return at::tensor(values, at::TensorOptions().dtype(at::kLong));
-}
-
-// Small enough to build several shards of in a test, with grouped-query attention.
-ModelConfig small_config() {
-  ModelConfig c;
-  c.name = "small";
-  c.dim = 64;
-  c.n_layers = 2;
-  c.n_heads = 8;
-  c.n_kv_heads = 4;
-  c.ffn_dim = 128;
-  c.vocab = 512;
-  c.max_seq = 64;
-  return c;
 }
 
 TEST(RmsNorm, MatchesTheFormula) {

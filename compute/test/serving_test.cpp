@@ -7,6 +7,8 @@
 #include "compute/generation.h"
 #include "compute/llama.h"
 
+#include "compute/test/small_model.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,19 +19,6 @@
 
 namespace uniference {
 namespace {
-
-ModelConfig small_config() {
-  ModelConfig c;
-  c.name = "small";
-  c.dim = 64;
-  c.n_layers = 2;
-  c.n_heads = 8;
-  c.n_kv_heads = 4;
-  c.ffn_dim = 128;
-  c.vocab = 512;
-  c.max_seq = 64;
-  return c;
-}
 
 ServingWorkload poisson(double rate, int64_t count) {
   ServingWorkload w;
