@@ -2,6 +2,7 @@
 
 #include "apps/registered.h"
 #include "compute/generation.h"
+#include "compute/serving/disaggregation.h"
 
 namespace uniference {
 
@@ -162,6 +163,16 @@ ServingInputs serving_inputs(const Scenario& scenario, const CheckedCompute& che
   const uint64_t seed = scenario.seed;
   inputs.prompt_ids = [vocab, seed](const Request& r) { return request_prompt(r, vocab, seed); };
   return inputs;
+}
+
+void run_rank(const Scenario& scenario, const CheckedCompute& checked, Comm& world,
+              const StrategyInputs& inputs, const ServingInputs& serving) {
+  if (!scenario.workload.is_serving()) return run_strategy(*checked.strategy, world, inputs);
+  const Disaggregation& pools = scenario.workload.serving.disaggregation;
+  if (pools.enabled()) {
+    return serve_disaggregated(*checked.strategy, world, inputs, serving, checked.cache, pools);
+  }
+  serve_strategy(*checked.strategy, world, inputs, serving, checked.cache);
 }
 
 }  // namespace uniference

@@ -35,4 +35,9 @@ StrategyInputs strategy_inputs(const Scenario& scenario, const CheckedCompute& c
 // to do with each finished request.
 ServingInputs serving_inputs(const Scenario& scenario, const CheckedCompute& checked);
 
+// One rank's program for the scenario's workload, simulated or deployed: the strategy's
+// generation, or serving (disaggregated when /workload/disaggregation says so).
+void run_rank(const Scenario& scenario, const CheckedCompute& checked, Comm& world,
+              const StrategyInputs& inputs, const ServingInputs& serving);
+
 }  // namespace uniference

@@ -9,7 +9,6 @@
 #include "bridge/sim_cluster.h"
 #include "bridge/this_lp.h"
 #include "compute/compute_meter.h"
-#include "compute/serving/disaggregation.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -97,22 +96,6 @@ class ServingProgress {
   int64_t last_line_ns_ = 0;
 };
 
-// Each rank's program: the strategy's generation, or serving requests as they arrive.
-std::function<void(Comm&)> rank_program(const Scenario& scenario, const CheckedCompute& checked,
-                                        const StrategyInputs& inputs,
-                                        const ServingInputs& serving) {
-  if (!scenario.workload.is_serving()) {
-    return [&](Comm& world) { run_strategy(*checked.strategy, world, inputs); };
-  }
-  const Disaggregation& pools = scenario.workload.serving.disaggregation;
-  if (pools.enabled()) {
-    return [&](Comm& world) {
-      serve_disaggregated(*checked.strategy, world, inputs, serving, checked.cache, pools);
-    };
-  }
-  return [&](Comm& world) { serve_strategy(*checked.strategy, world, inputs, serving, checked.cache); };
-}
-
 }  // namespace
 
 ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::string& out_dir) {
@@ -153,7 +136,7 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
   SimCluster cluster(checked.network, kernel);
   for (int r = 0; r < checked.ranks; ++r) {
     cluster.add_rank(meter_for(scenario, checked.rank_devices[size_t(r)]),
-                     rank_program(scenario, checked, inputs, serving));
+                     [&](Comm& world) { run_rank(scenario, checked, world, inputs, serving); });
   }
   // The taps go on once the devices exist; they die before the cluster, which owns ns-3.
   cluster.build_network();

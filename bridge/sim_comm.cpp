@@ -66,7 +66,6 @@ WorkPtr SimComm::iall_reduce(at::Tensor& tensor, ReduceOp op) {
 }
 
 WorkPtr SimComm::iall_gather(at::Tensor& output, const at::Tensor& input) {
-  check_numel("all_gather", "output", output, input.numel() * size());
   check_stacked("all_gather", "output", output, input);
   CollectiveArgs args{OpType::kAllGather};
   args.input = input;
@@ -95,9 +94,10 @@ void SimComm::check_stacked(const char* operation, const char* what, const at::T
   std::vector<int64_t> expected = block.sizes().vec();
   if (expected.empty()) expected.push_back(1);
   expected[0] *= size();
-  if (whole.sizes().vec() != expected) {
+  const std::vector<int64_t> has = whole.defined() ? whole.sizes().vec() : std::vector<int64_t>{};
+  if (has != expected) {
     throw std::invalid_argument(std::string(operation) + " on rank " + std::to_string(index_) +
-                                ": " + what + " has shape " + c10::str(whole.sizes()) +
+                                ": " + what + " has shape " + c10::str(at::IntArrayRef(has)) +
                                 ", expected " + c10::str(at::IntArrayRef(expected)) + " (" +
                                 std::to_string(size()) + " blocks of " + c10::str(block.sizes()) +
                                 " along dim 0)");
@@ -105,7 +105,6 @@ void SimComm::check_stacked(const char* operation, const char* what, const at::T
 }
 
 WorkPtr SimComm::ireduce_scatter(at::Tensor& output, const at::Tensor& input, ReduceOp op) {
-  check_numel("reduce_scatter", "input", input, output.numel() * size());
   check_stacked("reduce_scatter", "input", input, output);
   CollectiveArgs args{OpType::kReduceScatter};
   args.reduce = op;

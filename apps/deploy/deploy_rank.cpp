@@ -6,7 +6,6 @@
 #include "apps/record_json.h"
 #include "apps/report.h"
 #include "compute/compute_label.h"
-#include "compute/serving/disaggregation.h"
 
 #include <chrono>
 #include <filesystem>
@@ -101,18 +100,11 @@ std::string run_deploy_rank(const Scenario& scenario, const CheckedCompute& chec
       }
     };
   }
-  const Disaggregation& pools = scenario.workload.serving.disaggregation;
 
   return session.run([&] {
     {
       LabelSinkScope labels(timeline);
-      if (!scenario.workload.is_serving()) {
-        run_strategy(*checked.strategy, timed, inputs);
-      } else if (pools.enabled()) {
-        serve_disaggregated(*checked.strategy, timed, inputs, serving, checked.cache, pools);
-      } else {
-        serve_strategy(*checked.strategy, timed, inputs, serving, checked.cache);
-      }
+      run_rank(scenario, checked, timed, inputs, serving);
       timeline.finished();
     }
     RunRecord own = timeline.record();
