@@ -1,9 +1,12 @@
 #include "apps/alpha_beta_fit.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
-#include <optional>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <optional>
 #include <stdexcept>
 
 namespace uniference {
@@ -80,6 +83,32 @@ std::string star_link_overrides(const AlphaBeta& fit) {
   std::snprintf(text, sizeof text, "--set /network/link/rate=%.0fMbps --set /network/link/delay=%.0fus",
                 mbps, delay_us);
   return text;
+}
+
+MeasuredStarLink load_network_profile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::invalid_argument("cannot read network profile " + path + ": " + std::strerror(errno));
+  const nlohmann::json profile = nlohmann::json::parse(in, nullptr, false);
+  const auto bad = [&](const std::string& what) {
+    return std::invalid_argument("network profile " + path + ": " + what +
+                                 " (write one with uniference profile-network --out FILE.json)");
+  };
+  if (profile.is_discarded()) throw bad("not valid JSON");
+  if (!profile.is_object() || profile.value("format", "") != "uniference-network-profile") {
+    throw bad("\"format\" is not \"uniference-network-profile\"");
+  }
+  const nlohmann::json* link = profile.contains("star_link") ? &profile["star_link"] : nullptr;
+  const auto number = [&](const char* key) {
+    if (link == nullptr || !link->contains(key) || !(*link)[key].is_number()) {
+      throw bad(std::string("no number at /star_link/") + key);
+    }
+    return (*link)[key].get<double>();
+  };
+  const double rate = number("rate_bps");
+  const double delay = number("delay_s");
+  if (!(rate >= 1) || !(rate < 1e18)) throw bad("/star_link/rate_bps is not a positive rate");
+  if (!(delay > 0) || !(delay < 1e3)) throw bad("/star_link/delay_s is not a positive duration");
+  return {uint64_t(std::llround(rate)), std::max<int64_t>(1, std::llround(delay * 1e9))};
 }
 
 }  // namespace uniference

@@ -42,4 +42,15 @@ nlohmann::json network_profile_json(const AlphaBeta& fit, const std::vector<Time
 // overrides for a star.
 std::string star_link_overrides(const AlphaBeta& fit);
 
+// The star link a network profile file suggests, whole bit/s and ns, as /network/link/profile
+// reads it.
+struct MeasuredStarLink {
+  uint64_t rate_bps = 0;
+  int64_t delay_ns = 0;
+};
+
+// Reads the "star_link" of a file network_profile_json wrote. Throws std::invalid_argument
+// naming the file and what is wrong with it.
+MeasuredStarLink load_network_profile(const std::string& path);
+
 }  // namespace uniference

@@ -72,7 +72,12 @@ std::string rdma_congestion_control(const NetworkSpec& network) {
 // What the summary says about the transport: only the settings that apply to it.
 std::string transport_text(const NetworkSpec& network) {
   if (transport_kind(network) != "rdma") {
-    return "mtu " + std::to_string(network.link.mtu) + ", tcp " + network.transport.tcp_variant;
+    std::string text = "mtu " + std::to_string(network.link.mtu) + ", tcp " + network.transport.tcp_variant;
+    if (const auto& shaper = network.link.shaper) {
+      text += ", tbf " + shaper->rate_text + " burst " + std::to_string(shaper->burst) +
+              " B limit " + std::to_string(shaper->limit) + " B";
+    }
+    return text;
   }
   std::string placement = "packed";
   if (!network.placement.packed) {
@@ -274,6 +279,10 @@ json results_json(const Scenario& scenario, const RunRecord& record) {
     setup["mtu"] = network.link.mtu;
     setup["tcp_variant"] = network.transport.tcp_variant;
     setup["segment_size"] = network.transport.segment_size;
+    const auto& shaper = network.link.shaper;
+    setup["shaper"] = shaper ? json{{"rate_bps", shaper->rate_bps}, {"burst", shaper->burst},
+                                    {"limit", shaper->limit}}
+                             : json(nullptr);
   }
 
   // Compute time per rank and label, from the compute spans.

@@ -1,5 +1,6 @@
 #include "apps/scenario.h"
 
+#include "apps/alpha_beta_fit.h"
 #include "apps/json_checker.h"
 #include "bridge/link_presets.h"
 
@@ -34,6 +35,7 @@ namespace {
 // (10 bytes padded to 12): what a segment needs inside one MTU besides its payload.
 constexpr uint32_t kTcpIpOverhead = 20 + 20 + 12;
 
+constexpr uint32_t kEthernetHeader = 14;  // what a tbf on an Ethernet device counts beyond IP
 constexpr uint32_t kMinMtu = 576;  // the smallest datagram every IPv4 host must accept
 constexpr uint32_t kMaxMtu = 9000;
 
@@ -441,9 +443,54 @@ void read_ib_link_keys(const Checker& check, const json& value, const std::strin
   }
 }
 
-LinkSpec read_link(const Checker& check, const json& value, const std::string& pointer) {
-  check.object(value, pointer,
-               {"model", "preset", "rate", "delay", "mtu", "ib_mtu", "vl_buffer"});
+// A data rate key: positive, whole bit/s.
+uint64_t read_rate(const Checker& check, const json& value, const std::string& at, std::string* text) {
+  if (!value.is_string()) check.fail_found(at, kRateExamples, value);
+  *text = value.get<std::string>();
+  uint64_t bps = 0;
+  switch (parse_rate(*text, &bps)) {
+    case Parsed::kOk:
+      if (bps == 0) check.fail_found(at, "a positive data rate", value);
+      return bps;
+    case Parsed::kMalformed:
+      check.fail_found(at, kRateExamples, value);
+    case Parsed::kNotWhole:
+      check.fail_found(at, "a whole number of bits per second", value);
+    case Parsed::kOverflow:
+      check.fail_found(at, "a data rate below 2^64 bit/s", value);
+  }
+  check.fail_found(at, kRateExamples, value);
+}
+
+// /network/link/shaper: a token bucket, as `tc qdisc add ... tbf rate R burst B limit L`.
+ShaperSpec read_shaper(const Checker& check, const json& value, const std::string& pointer,
+                       const std::string& mtu_pointer, uint32_t mtu) {
+  check.object(value, pointer, {"rate", "burst", "limit"});
+  ShaperSpec shaper;
+  shaper.rate_bps = read_rate(check, check.require(value, pointer, "rate", kRateExamples),
+                              child(pointer, "rate"), &shaper.rate_text);
+  // A frame larger than the bucket never gets the tokens to leave; Linux drops it, and a
+  // simulated link would stall.
+  const uint32_t frame = mtu + kEthernetHeader;
+  for (const char* key : {"burst", "limit"}) {
+    const std::string at = child(pointer, key);
+    const uint32_t bytes = check.positive_u32(
+        check.require(value, pointer, key, "a positive integer (bytes)"), at);
+    if (bytes < frame) {
+      check.fail(at, "expected at least " + std::to_string(frame) + " to hold one frame of " +
+                         mtu_pointer + " " + std::to_string(mtu) + " + " +
+                         std::to_string(kEthernetHeader) + " Ethernet header bytes, found " +
+                         std::to_string(bytes));
+    }
+    (std::string(key) == "burst" ? shaper.burst : shaper.limit) = bytes;
+  }
+  return shaper;
+}
+
+LinkSpec read_link(const Checker& check, const json& value, const std::string& pointer,
+                   const std::string& source) {
+  check.object(value, pointer, {"model", "preset", "profile", "rate", "delay", "mtu", "shaper",
+                                 "ib_mtu", "vl_buffer"});
   LinkSpec link;
   if (const json* v = Checker::find(value, "model")) link.model = check.string(*v, child(pointer, "model"));
   // A preset gives the rate and delay the link does not write itself, read as if written.
@@ -458,34 +505,39 @@ LinkSpec read_link(const Checker& check, const json& value, const std::string& p
     preset_delay = preset->delay;
   }
 
-  std::string at = child(pointer, "rate");
-  const json* rate = Checker::find(value, "rate");
-  if (rate == nullptr && preset == nullptr) check.require(value, pointer, "rate", kRateExamples);
-  if (rate == nullptr) rate = &preset_rate;
-  if (!rate->is_string()) check.fail_found(at, kRateExamples, *rate);
-  link.rate_text = rate->get<std::string>();
-  switch (parse_rate(link.rate_text, &link.rate_bps)) {
-    case Parsed::kOk:
-      if (link.rate_bps == 0) check.fail_found(at, "a positive data rate", *rate);
-      break;
-    case Parsed::kMalformed:
-      check.fail_found(at, kRateExamples, *rate);
-    case Parsed::kNotWhole:
-      check.fail_found(at, "a whole number of bits per second", *rate);
-    case Parsed::kOverflow:
-      check.fail_found(at, "a data rate below 2^64 bit/s", *rate);
+  if (const json* v = Checker::find(value, "profile")) {
+    const std::string at = child(pointer, "profile");
+    if (preset != nullptr) check.fail(at, "give a preset or a profile, not both");
+    link.profile = check.string(*v, at);
+    // A file of the user's, relative to the scenario's folder, as /devices/profile.
+    const std::filesystem::path path = std::filesystem::path(link.profile).is_absolute()
+                                           ? std::filesystem::path(link.profile)
+                                           : std::filesystem::path(source).parent_path() / link.profile;
+    try {
+      const MeasuredStarLink measured = load_network_profile(path.string());
+      preset_rate = std::to_string(measured.rate_bps);
+      preset_delay = std::to_string(measured.delay_ns) + "ns";
+    } catch (const std::invalid_argument& e) {
+      check.fail(at, e.what());
+    }
   }
+  const bool filled = preset != nullptr || !link.profile.empty();
+
+  const json* rate = Checker::find(value, "rate");
+  if (rate == nullptr && !filled) check.require(value, pointer, "rate", kRateExamples);
+  link.rate_bps = read_rate(check, rate ? *rate : preset_rate, child(pointer, "rate"), &link.rate_text);
 
   const json* delay = Checker::find(value, "delay");
-  if (delay == nullptr && preset == nullptr) {
-    check.require(value, pointer, "delay", kDelayExamples);
-  }
+  if (delay == nullptr && !filled) check.require(value, pointer, "delay", kDelayExamples);
   if (delay == nullptr) delay = &preset_delay;
   link.delay_ns = read_duration(check, *delay, child(pointer, "delay"), &link.delay_text, false);
 
   if (const json* v = Checker::find(value, "mtu")) {
     link.mtu = uint32_t(check.integer(*v, child(pointer, "mtu"), kMinMtu, kMaxMtu,
                                       "an integer from 576 to 9000 (bytes)"));
+  }
+  if (const json* v = Checker::find(value, "shaper")) {
+    link.shaper = read_shaper(check, *v, child(pointer, "shaper"), child(pointer, "mtu"), link.mtu);
   }
   read_ib_link_keys(check, value, pointer, link);
   return link;
@@ -588,14 +640,16 @@ SwitchSpec read_switch(const Checker& check, const json& value, const std::strin
   return switches;
 }
 
-NetworkSpec read_network(const Checker& check, const json& value, const std::string& pointer) {
+NetworkSpec read_network(const Checker& check, const json& value, const std::string& pointer,
+                         const std::string& source) {
   check.object(value, pointer, {"topology", "topology_options", "placement", "link", "switch",
                                  "transport", "ns3_defaults"});
   NetworkSpec network;
   network.topology = check.string(check.require(value, pointer, "topology", "a topology name"),
                                   child(pointer, "topology"));
   const std::string link_pointer = child(pointer, "link");
-  network.link = read_link(check, check.require(value, pointer, "link", "an object"), link_pointer);
+  network.link =
+      read_link(check, check.require(value, pointer, "link", "an object"), link_pointer, source);
   const json* transport = Checker::find(value, "transport");
   network.transport =
       read_transport(check, transport ? *transport : json::object(), child(pointer, "transport"),
@@ -729,7 +783,8 @@ Scenario parse_scenario(const json& document, const std::string& source_name) {
     read_compute(check, *v, "/compute", scenario);
   }
   scenario.network =
-      read_network(check, check.require(document, "", "network", "an object"), "/network");
+      read_network(check, check.require(document, "", "network", "an object"), "/network",
+                   source_name);
   if (const json* v = Checker::find(document, "collectives")) {
     read_collectives(check, *v, "/collectives", scenario);
   }

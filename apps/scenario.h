@@ -90,6 +90,15 @@ struct DeviceSpec : RankDevice {
   std::vector<RankDevice> ranks;  // per rank, when given (heterogeneous devices)
 };
 
+// /network/link/shaper: a token-bucket shaper on both ends of every link, as a Linux testbed's
+// `tc ... tbf rate R burst B limit L`.
+struct ShaperSpec {
+  uint64_t rate_bps = 0;  // tokens per second, in bits
+  std::string rate_text;  // as written
+  uint32_t burst = 0;     // bucket, bytes: what passes at once after a pause
+  uint32_t limit = 0;     // bytes a shaper queues before it drops
+};
+
 struct LinkSpec {
   std::string model;                     // a link model name; empty: the topology's first
   std::string rate_text;                 // as written, for display ("1Gbps")
@@ -98,6 +107,8 @@ struct LinkSpec {
   int64_t delay_ns = 0;                  // one-way propagation delay
   uint32_t mtu = 1500;                   // bytes, IP packet size limit
   std::string preset;                    // a link preset name; its rate and delay are filled in
+  std::string profile;                   // a network profile file, as written; likewise
+  std::optional<ShaperSpec> shaper;      // none unless written
   // Link model ib only; unset when not written.
   std::optional<uint32_t> ib_mtu;        // payload bytes per packet: 256, 512, ... 4096
   std::optional<uint32_t> vl_buffer;     // receive buffer per virtual lane, bytes

@@ -114,6 +114,15 @@ NetworkConfig checked_network(const Scenario& scenario, uint32_t ranks) {
   if (!problem.empty()) throw ScenarioError(source, "/network/topology", problem);
   net.link_rate = ns3::DataRate(spec.link.rate_bps);
   net.link_delay = ns3::NanoSeconds(spec.link.delay_ns);
+  if (spec.link.shaper) {
+    if (net.transport != "tcp") {
+      throw ScenarioError(source, "/network/link/shaper",
+                          "applies to transport tcp only (a tbf shaper on Ethernet or IP "
+                          "links); this scenario's is '" + net.transport + "'");
+    }
+    net.shaper = {ns3::DataRate(spec.link.shaper->rate_bps), spec.link.shaper->burst,
+                  spec.link.shaper->limit};
+  }
   check_fabric(scenario, ranks, net);
   net.mtu = spec.link.mtu;
   net.tcp_variant = registered(tcp_variants(), spec.transport.tcp_variant, source,

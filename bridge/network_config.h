@@ -31,6 +31,14 @@ struct RdmaConfig {
   ns3::Time intra_delay = ns3::NanoSeconds(10);
 };
 
+// A token-bucket shaper (ns3::TbfQueueDisc) on both ends of every link of a TCP star, as
+// `tc qdisc ... tbf` on both ends of a Linux testbed's veth links.
+struct ShaperConfig {
+  ns3::DataRate rate = ns3::DataRate(0);  // 0: no shaper
+  uint32_t burst = 0;                     // bucket, bytes
+  uint32_t limit = 0;                     // queue, bytes
+};
+
 struct NetworkConfig {
   std::string topology = "star";
   std::string transport = "tcp";
@@ -38,6 +46,7 @@ struct NetworkConfig {
   ns3::DataRate link_rate = ns3::DataRate(1'000'000'000);
   ns3::Time link_delay = ns3::MicroSeconds(50);
   uint32_t mtu = 1500;  // bytes, IP packet size limit
+  ShaperConfig shaper;
   // Empty: TCP Cubic. A TypeId is only valid once ns-3's registry is up, so the default is
   // resolved when the network is built.
   ns3::TypeId tcp_variant;

@@ -7,15 +7,18 @@
 #include <ns3/data-rate.h>
 #include <ns3/message-transport.h>
 #include <ns3/nstime.h>
+#include <ns3/queue-size.h>
 #include <ns3/tcp-cubic.h>
 #include <ns3/uinteger.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
 namespace uniference {
 
-// Link rate, delay and MTU, the TCP variant (Cubic unless named) and the transports' segment
+// Link rate, delay and MTU, the shaper if any, the TCP variant (Cubic unless named) and the transports' segment
 // and buffer sizes; then `ranks` endpoints. Entry r is rank r's transport.
 template <typename StarHelper>
 std::vector<ns3::Ptr<ns3::MessageTransport>> install_tcp_star(StarHelper& star,
@@ -29,6 +32,22 @@ std::vector<ns3::Ptr<ns3::MessageTransport>> install_tcp_star(StarHelper& star,
   star.SetTransportAttribute("SegmentSize", ns3::UintegerValue(config.segment_size));
   star.SetTransportAttribute("SndBufSize", ns3::UintegerValue(config.snd_buf));
   star.SetTransportAttribute("RcvBufSize", ns3::UintegerValue(config.rcv_buf));
+  if (config.shaper.rate.GetBitRate() > 0) {
+    const auto tbf = [&](uint64_t limit) {
+      return std::make_tuple("Rate", ns3::DataRateValue(config.shaper.rate), "Burst",
+                             ns3::UintegerValue(config.shaper.burst), "MaxSize",
+                             ns3::QueueSizeValue(ns3::QueueSize(ns3::QueueSizeUnit::BYTES, limit)));
+    };
+    std::apply([&](auto&&... args) { star.SetHubQueueDisc("ns3::TbfQueueDisc", args...); },
+               tbf(config.shaper.limit));
+    // What a rank's own TCP sends: Linux keeps what does not fit in the socket (TCP small
+    // queues), where ns-3 would drop it at the full disc. On the rank's side the limit is
+    // raised to what its connections can have unacknowledged (a send buffer each, two per
+    // peer at most), so the limit acts only where the testbed's does, on forwarded traffic.
+    const uint64_t in_flight = 2ull * config.snd_buf * (ranks > 1 ? ranks - 1 : 1);
+    std::apply([&](auto&&... args) { star.SetEndpointQueueDisc("ns3::TbfQueueDisc", args...); },
+               tbf(std::max<uint64_t>(config.shaper.limit, in_flight)));
+  }
   star.Install(ranks);
   return star.GetTransports();
 }

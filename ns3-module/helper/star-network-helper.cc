@@ -16,6 +16,8 @@
 #include "ns3/queue-size.h"
 #include "ns3/tcp-congestion-ops.h"
 #include "ns3/tcp-l4-protocol.h"
+#include "ns3/queue-disc.h"
+#include "ns3/traffic-control-layer.h"
 #include "ns3/type-id.h"
 
 namespace ns3
@@ -94,6 +96,24 @@ StarNetworkHelper::SetBaseNetwork(Ipv4Address network, Ipv4Mask mask)
     m_mask = mask;
 }
 
+void
+StarNetworkHelper::InstallLinkDiscs(Ptr<Node> node, const ObjectFactory& factory)
+{
+    if (factory.GetTypeId().GetUid() == 0)
+    {
+        return;
+    }
+    for (uint32_t d = 0; d < node->GetNDevices(); ++d)
+    {
+        if (Ptr<PointToPointNetDevice> link = DynamicCast<PointToPointNetDevice>(node->GetDevice(d)))
+        {
+            node->GetObject<TrafficControlLayer>()->SetRootQueueDiscOnDevice(
+                link,
+                factory.Create<QueueDisc>());
+        }
+    }
+}
+
 NodeContainer
 StarNetworkHelper::Install(uint32_t n)
 {
@@ -103,6 +123,12 @@ StarNetworkHelper::Install(uint32_t n)
     m_star = std::make_unique<PointToPointStarHelper>(n, m_pointToPoint);
     InternetStackHelper stack;
     m_star->InstallStack(stack);
+    // Before the addresses, which would give every device ns-3's default disc instead.
+    InstallLinkDiscs(m_star->GetHub(), m_hubDiscFactory);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        InstallLinkDiscs(m_star->GetSpokeNode(i), m_endpointDiscFactory);
+    }
     m_star->AssignIpv4Addresses(Ipv4AddressHelper(m_baseNetwork, m_mask));
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
 

@@ -13,6 +13,7 @@
 #include "ns3/message-transport.h"
 #include "ns3/node-container.h"
 #include "ns3/point-to-point-helper.h"
+#include "ns3/object-factory.h"
 #include "ns3/ptr.h"
 #include "ns3/type-id.h"
 
@@ -61,6 +62,27 @@ class StarNetworkHelper
      */
     template <typename... Ts>
     void SetDeviceQueue(std::string type, Ts&&... args);
+
+    /**
+     * \brief Give every endpoint's link device a root queue disc of this type instead of
+     * ns-3's default: with SetHubQueueDisc, ns3::TbfQueueDisc shapes both directions of every
+     * link, as `tc qdisc ... tbf` on both ends of a Linux testbed's links does.
+     * \tparam Ts \deduced argument types
+     * \param type a queue disc type, for example ns3::TbfQueueDisc
+     * \param args name and AttributeValue pairs, for example "Rate", DataRateValue(...)
+     */
+    template <typename... Ts>
+    void SetEndpointQueueDisc(std::string type, Ts&&... args);
+
+    /**
+     * \brief Put a queue disc of this type on the hub's side of every link, in front of the
+     * hub's device towards each endpoint.
+     * \tparam Ts \deduced argument types
+     * \param type a queue disc type, for example ns3::TbfQueueDisc
+     * \param args name and AttributeValue pairs
+     */
+    template <typename... Ts>
+    void SetHubQueueDisc(std::string type, Ts&&... args);
 
     /**
      * \brief Set an attribute of every link's net devices (ns3::PointToPointNetDevice).
@@ -141,8 +163,17 @@ class StarNetworkHelper
     void EnablePcapAll(const std::string& prefix);
 
   private:
+    /**
+     * Give each of a node's point-to-point devices a root disc from the factory, if it is set.
+     * \param node the hub or an endpoint, its stack installed and its addresses not yet
+     * \param factory makes the discs
+     */
+    static void InstallLinkDiscs(Ptr<Node> node, const ObjectFactory& factory);
+
     PointToPointHelper m_pointToPoint;              //!< Configures the links
     MessageTransportHelper m_transportHelper;       //!< Configures the transports
+    ObjectFactory m_endpointDiscFactory;            //!< Endpoints' link discs, if set
+    ObjectFactory m_hubDiscFactory;                 //!< The hub's link discs, if set
     TypeId m_tcpVariant;                            //!< Congestion control; uid 0 for default
     Ipv4Address m_baseNetwork;                      //!< First link's network
     Ipv4Mask m_mask;                                //!< Each link's mask
@@ -156,6 +187,22 @@ void
 StarNetworkHelper::SetDeviceQueue(std::string type, Ts&&... args)
 {
     m_pointToPoint.SetQueue(type, std::forward<Ts>(args)...);
+}
+
+template <typename... Ts>
+void
+StarNetworkHelper::SetEndpointQueueDisc(std::string type, Ts&&... args)
+{
+    m_endpointDiscFactory.SetTypeId(type);
+    m_endpointDiscFactory.Set(std::forward<Ts>(args)...);
+}
+
+template <typename... Ts>
+void
+StarNetworkHelper::SetHubQueueDisc(std::string type, Ts&&... args)
+{
+    m_hubDiscFactory.SetTypeId(type);
+    m_hubDiscFactory.Set(std::forward<Ts>(args)...);
 }
 
 } // namespace ns3

@@ -18,6 +18,8 @@
 #include "ns3/tcp-congestion-ops.h"
 #include "ns3/tcp-l4-protocol.h"
 #include "ns3/trace-helper.h"
+#include "ns3/queue-disc.h"
+#include "ns3/traffic-control-layer.h"
 
 namespace ns3
 {
@@ -147,6 +149,20 @@ SwitchedStarHelper::Install(uint32_t n)
 
     InternetStackHelper stack;
     stack.Install(m_endpoints);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        // Before the addresses, which would give the endpoints ns-3's default disc instead.
+        if (m_endpointDiscFactory.GetTypeId().GetUid() != 0)
+        {
+            m_endpoints.Get(i)->GetObject<TrafficControlLayer>()->SetRootQueueDiscOnDevice(
+                endpointDevices.Get(i),
+                m_endpointDiscFactory.Create<QueueDisc>());
+        }
+        if (m_hubDiscFactory.GetTypeId().GetUid() != 0)
+        {
+            m_switch->SetPortQueueDisc(i, m_hubDiscFactory.Create<QueueDisc>());
+        }
+    }
     Ipv4AddressHelper addresses(m_baseNetwork, m_mask);
     Ipv4InterfaceContainer interfaces = addresses.Assign(endpointDevices);
 

@@ -10,6 +10,7 @@
 #include "ns3/boolean.h"
 #include "ns3/drop-tail-queue.h"
 #include "ns3/log.h"
+#include "ns3/net-device-queue-interface.h"
 #include "ns3/packet.h"
 #include "ns3/trace-source-accessor.h"
 
@@ -17,6 +18,31 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("EthernetSwitch");
+
+namespace
+{
+
+/// A whole frame in a port's queue disc: its header is on already, and it has no ECN field.
+class FrameItem : public QueueDiscItem
+{
+  public:
+    /// \param frame the frame, Ethernet header included
+    explicit FrameItem(Ptr<Packet> frame)
+        : QueueDiscItem(frame, Address(), 0)
+    {
+    }
+
+    void AddHeader() override
+    {
+    }
+
+    bool Mark() override
+    {
+        return false;
+    }
+};
+
+} // namespace
 
 NS_OBJECT_ENSURE_REGISTERED(EthernetSwitch);
 
@@ -66,6 +92,15 @@ EthernetSwitch::DoDispose()
         port->SetFrameReceiveCallback(
             MakeNullCallback<void, Ptr<EthernetNetDevice>, Ptr<Packet>>());
     }
+    // A disc and its port's queue interface hold each other through the wake callback.
+    for (const Ptr<QueueDisc>& disc : m_portDiscs)
+    {
+        if (disc)
+        {
+            disc->Dispose();
+        }
+    }
+    m_portDiscs.clear();
     m_ports.clear();
     m_table.clear();
     Object::DoDispose();
@@ -82,7 +117,44 @@ EthernetSwitch::AddPort(Ptr<EthernetNetDevice> port)
     const uint32_t index = m_ports.size();
     port->SetFrameReceiveCallback(MakeCallback(&EthernetSwitch::Receive, this).Bind(index));
     m_ports.push_back(port);
+    m_portDiscs.emplace_back();
     return index;
+}
+
+void
+EthernetSwitch::SetPortQueueDisc(uint32_t port, Ptr<QueueDisc> disc)
+{
+    NS_LOG_FUNCTION(this << port << disc);
+    NS_ABORT_MSG_UNLESS(port < m_ports.size(), "EthernetSwitch: no port " << port);
+    NS_ABORT_MSG_IF(m_portDiscs[port], "EthernetSwitch: port " << port << " has a queue disc");
+    NS_ABORT_MSG_UNLESS(disc, "EthernetSwitch: null queue disc for port " << port);
+    // Wired as ns-3's TrafficControlLayer wires a root disc to its device: the port's queue
+    // stops the disc when it is full and wakes it as it drains, so the backlog stays in the disc.
+    Ptr<EthernetNetDevice> device = m_ports[port];
+    Ptr<NetDeviceQueueInterface> queueInterface = device->GetObject<NetDeviceQueueInterface>();
+    if (!queueInterface)
+    {
+        queueInterface = CreateObject<NetDeviceQueueInterface>();
+        device->AggregateObject(queueInterface);
+    }
+    Ptr<NetDeviceQueue> txQueue = queueInterface->GetTxQueue(0);
+    txQueue->ConnectQueueTraces(device->GetQueue());
+    txQueue->SetWakeCallback(MakeCallback(&QueueDisc::Run, disc));
+    disc->SetNetDeviceQueueInterface(queueInterface);
+    disc->SetSendCallback(
+        [device](Ptr<QueueDiscItem> item) { device->SendFrame(item->GetPacket()); });
+    disc->TraceConnectWithoutContext(
+        "Drop",
+        MakeCallback(&EthernetSwitch::DiscDrop, this).Bind(port));
+    disc->Initialize();
+    m_portDiscs[port] = disc;
+}
+
+Ptr<QueueDisc>
+EthernetSwitch::GetPortQueueDisc(uint32_t port) const
+{
+    NS_ABORT_MSG_UNLESS(port < m_ports.size(), "EthernetSwitch: no port " << port);
+    return m_portDiscs[port];
 }
 
 void
@@ -177,10 +249,23 @@ EthernetSwitch::Receive(uint32_t in, Ptr<EthernetNetDevice> port, Ptr<Packet> fr
 void
 EthernetSwitch::Output(uint32_t out, Ptr<Packet> frame)
 {
+    if (const Ptr<QueueDisc>& disc = m_portDiscs[out])
+    {
+        // A frame has no network protocol for the disc; a drop comes back through DiscDrop.
+        disc->Enqueue(Create<FrameItem>(frame));
+        disc->Run();
+        return;
+    }
     if (!m_ports[out]->SendFrame(frame))
     {
         m_dropTrace(frame, out);
     }
+}
+
+void
+EthernetSwitch::DiscDrop(uint32_t port, Ptr<const QueueDiscItem> item)
+{
+    m_dropTrace(item->GetPacket(), port);
 }
 
 } // namespace ns3

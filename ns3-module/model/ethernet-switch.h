@@ -8,6 +8,7 @@
 #include "ns3/mac48-address.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
+#include "ns3/queue-disc.h"
 #include "ns3/queue-size.h"
 #include "ns3/traced-callback.h"
 
@@ -65,6 +66,21 @@ class EthernetSwitch : public Object
      */
     void AddEntry(Mac48Address address, uint32_t port);
 
+    /**
+     * \brief Put a queue disc in front of a port, as Linux tc puts one on a bridge port: the
+     * frames switched out of the port go through it (ns3::TbfQueueDisc shapes them to a rate
+     * with a burst allowance), and it hands them to the port as the port's queue has room.
+     * \param port a port index
+     * \param disc a queue disc not yet initialized, used by nothing else
+     */
+    void SetPortQueueDisc(uint32_t port, Ptr<QueueDisc> disc);
+
+    /**
+     * \param port a port index
+     * \return the port's queue disc, or null
+     */
+    Ptr<QueueDisc> GetPortQueueDisc(uint32_t port) const;
+
     /// \return the number of ports
     uint32_t GetNPorts() const;
     /**
@@ -110,6 +126,12 @@ class EthernetSwitch : public Object
      * \param frame the frame
      */
     void Output(uint32_t out, Ptr<Packet> frame);
+    /**
+     * A port's queue disc dropped a frame.
+     * \param port the port index
+     * \param item the frame as the disc held it
+     */
+    void DiscDrop(uint32_t port, Ptr<const QueueDiscItem> item);
 
     /**
      * \param address a MAC address
@@ -125,9 +147,10 @@ class EthernetSwitch : public Object
     QueueSize m_portQueueSize;                    //!< Capacity of each port's output queue
     bool m_learning;                              //!< Learn source addresses
     std::vector<Ptr<EthernetNetDevice>> m_ports;  //!< By index
+    std::vector<Ptr<QueueDisc>> m_portDiscs;      //!< By port index; null: straight to the port
     std::unordered_map<uint64_t, Entry> m_table;  //!< MAC address to port
 
-    TracedCallback<Ptr<const Packet>, uint32_t> m_dropTrace;  //!< Output queue full
+    TracedCallback<Ptr<const Packet>, uint32_t> m_dropTrace;  //!< Output queue (or disc) full
     TracedCallback<Ptr<const Packet>, uint32_t> m_floodTrace; //!< Flooded, with its in-port
 };
 
