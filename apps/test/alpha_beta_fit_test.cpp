@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
 namespace uniference {
 namespace {
 
@@ -52,6 +56,22 @@ TEST(AlphaBetaFit, TheProfileSuggestsStarLinks) {
   EXPECT_NEAR(profile.at("star_link").at("rate_bps").get<double>(), 1e9 * 1538 / 1448, 1);
   EXPECT_DOUBLE_EQ(profile.at("star_link").at("delay_s").get<double>(), 25e-6);
   EXPECT_EQ(profile.at("samples").size(), exact_link().size());
+}
+
+TEST(AlphaBetaFit, AWrittenProfileReadsBackAsTheStarLinkItSuggests) {
+  const std::filesystem::path path = std::filesystem::temp_directory_path() / "uniference-profile-read.json";
+  std::ofstream(path) << network_profile_json(AlphaBeta{50e-6, 8e-9}, exact_link(), "gloo").dump(2);
+  const MeasuredStarLink link = load_network_profile(path.string());
+  EXPECT_EQ(link.rate_bps, uint64_t(std::llround(1e9 * 1538 / 1448)));
+  EXPECT_EQ(link.delay_ns, 25000);
+  std::ofstream(path) << "{\"format\": \"uniference-network-profile\", \"star_link\": {\"rate_bps\": -5, \"delay_s\": 1e-5}}";
+  try {
+    load_network_profile(path.string());
+    ADD_FAILURE() << "a negative rate was read";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("/star_link/rate_bps"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(path);
 }
 
 TEST(AlphaBetaFit, OneSizeIsNotEnough) {

@@ -107,6 +107,18 @@ TEST(ScenarioCheck, WithoutALinkModelTheTopologysOwnIsUsed) {
   EXPECT_EQ(e.detail(), "topology 'star' is not built from link model 'point-to-point'");
 }
 
+TEST(ScenarioCheck, AShaperIsForTcpLinksOnly) {
+  const json shaper = {{"rate", "100Mbps"}, {"burst", 12500}, {"limit", 75000}};
+  const json shaped = with(quickstart(), "/network/link/shaper", shaper);
+  const ShaperConfig config = check_scenario(parse_scenario(shaped, "q.json")).network.shaper;
+  EXPECT_EQ(config.rate.GetBitRate(), 100000000u);
+  EXPECT_EQ(config.burst, 12500u);
+  EXPECT_EQ(config.limit, 75000u);
+  EXPECT_EQ(check_scenario(parse_scenario(quickstart(), "q.json")).network.shaper.rate.GetBitRate(), 0u);
+  ScenarioError e = check_error(with(shaped, "/network/transport/kind", "rdma"), "/network/link/shaper");
+  EXPECT_NE(e.detail().find("transport tcp only"), std::string::npos) << e.detail();
+}
+
 TEST(ScenarioCheck, TcpVariantsAreNs3Classes) {
   // The ns-3 class of each name, spelled out here rather than read from the registry.
   const std::map<std::string, std::string> expected = {

@@ -407,11 +407,70 @@ TEST(ServingScenario, TraceLengthsComeFromACsvColumnBesideTheScenario) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(Scenario, ShaperIsATokenBucketOnEveryLink) {
+  const json shaper = {{"rate", "100Mbps"}, {"burst", 12500}, {"limit", 75000}};
+  const Scenario s = parse_scenario(with(quickstart(), "/network/link/shaper", shaper), "q.json");
+  ASSERT_TRUE(s.network.link.shaper);
+  EXPECT_EQ(s.network.link.shaper->rate_bps, 100000000u);
+  EXPECT_EQ(s.network.link.shaper->burst, 12500u);
+  EXPECT_EQ(s.network.link.shaper->limit, 75000u);
+  EXPECT_FALSE(parse_scenario(quickstart(), "q.json").network.link.shaper);
+
+  expect_error(with(quickstart(), "/network/link/shaper", without(shaper, "/burst")),
+               "/network/link/shaper/burst");
+  expect_error(with(quickstart(), "/network/link/shaper/rate", "fast"), "/network/link/shaper/rate");
+  // One 1500-byte IP packet and its 14-byte Ethernet header must fit the bucket and the queue.
+  const ScenarioError small =
+      expect_error(with(with(quickstart(), "/network/link/shaper", shaper), "/network/link/shaper/burst", 1513),
+                   "/network/link/shaper/burst");
+  EXPECT_NE(small.detail().find("at least 1514"), std::string::npos) << small.detail();
+  json jumbo = with(with(quickstart(), "/network/link/shaper", shaper), "/network/link/mtu", 9000);
+  expect_error(with(jumbo, "/network/link/shaper/limit", 9000), "/network/link/shaper/limit");
+}
+
+TEST(Scenario, LinkProfileFileGivesTheMeasuredRateAndDelay) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "uniference-link-profile";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "net.json") << R"({"format": "uniference-network-profile", "format_version": 1,
+      "star_link": {"rate_bps": 101234567.6, "delay_s": 1.65e-5}})";
+  std::ofstream(dir / "other.json") << R"({"format": "something-else"})";
+  const std::string source = (dir / "s.json").string();
+  json doc = with(quickstart(), "/network/link", {{"profile", "net.json"}});
+  const Scenario s = parse_scenario(doc, source);
+  EXPECT_EQ(s.network.link.rate_bps, 101234568u);
+  EXPECT_EQ(s.network.link.delay_ns, 16500);
+  // Keys beside the profile win, as beside a preset.
+  const Scenario faster = parse_scenario(with(doc, "/network/link/rate", "1Gbps"), source);
+  EXPECT_EQ(faster.network.link.rate_bps, 1000000000u);
+  EXPECT_EQ(faster.network.link.delay_ns, 16500);
+
+  const auto error_at_profile = [&](const json& document) {
+    try {
+      parse_scenario(document, source);
+    } catch (const ScenarioError& e) {
+      EXPECT_EQ(e.pointer(), "/network/link/profile") << e.what();
+      return std::string(e.detail());
+    }
+    ADD_FAILURE() << "accepted";
+    return std::string();
+  };
+  EXPECT_NE(error_at_profile(with(doc, "/network/link/profile", "missing.json")).find("missing.json"),
+            std::string::npos);
+  EXPECT_NE(error_at_profile(with(doc, "/network/link/profile", "other.json")).find("uniference-network-profile"),
+            std::string::npos);
+  EXPECT_NE(error_at_profile(with(doc, "/network/link/preset", "hdr")).find("not both"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
 // ---- Agreement with scenarios/schema.json ------------------------------------------------
 
 // A document with an object at `pointer`: the serving scenario for the keys only kind
 // serving reads, the quickstart for the rest.
 json document_for(const std::string& pointer) {
+  if (pointer.rfind("/network/link/shaper", 0) == 0) {
+    return with(quickstart(), "/network/link/shaper",
+                {{"rate", "100Mbps"}, {"burst", 12500}, {"limit", 75000}});
+  }
   if (pointer.rfind("/workload/disaggregation", 0) == 0) {
     return with(read_json(kScenariosDir + "/serving.json"), "/workload/disaggregation",
                 {{"prefill", 1}, {"decode", 1}});
