@@ -58,9 +58,13 @@ void run_once(Comm& comm, const std::string& op, Buffers& b) {
   } else if (op == "all_to_all") {
     comm.all_to_all(b.out, b.in);
   } else if (op == "send_recv") {
-    // nccl-tests' sendrecv: every rank sends to the next and receives from the previous.
-    WorkPtr sent = comm.isend(b.in, (comm.rank() + 1) % n);
+    // nccl-tests' sendrecv: every rank sends to the next and receives from the previous. The
+    // receive is posted first: Gloo's pair sends a "ready to receive" notice through the
+    // same ordered queue as its data, and a send waits for the peer's notice, so a rank
+    // whose send starts first would hold its own notice behind its whole message, and the
+    // two directions of a 2-rank exchange would run one after the other.
     WorkPtr received = comm.irecv(b.out, (comm.rank() + n - 1) % n);
+    WorkPtr sent = comm.isend(b.in, (comm.rank() + 1) % n);
     sent->wait();
     received->wait();
   } else {

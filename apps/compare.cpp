@@ -40,6 +40,11 @@ std::string format_bytes_binary(uint64_t bytes) {
   return text;
 }
 
+// Cases of whole runs (compare_end_to_end) have no size.
+bool end_to_end(const std::vector<ComparedCase>& cases) {
+  return std::all_of(cases.begin(), cases.end(), [](const ComparedCase& c) { return c.measured.bytes == 0; });
+}
+
 // The cases of at least `large_bytes`.
 std::vector<ComparedCase> large(const std::vector<ComparedCase>& cases, uint64_t large_bytes) {
   std::vector<ComparedCase> out;
@@ -184,28 +189,31 @@ std::vector<ComparedCase> compare_measurements(const CheckedScenario& scenario,
 }
 
 std::string comparison_table(const std::vector<ComparedCase>& cases, uint64_t large_bytes) {
+  const bool runs = end_to_end(cases);
   std::ostringstream out;
-  out << std::left << std::setw(16) << "op" << std::right << std::setw(6) << "ranks" << std::setw(12)
-      << "bytes" << std::setw(14) << "measured" << std::setw(14) << "simulated" << std::setw(10)
-      << "error" << "  algorithm\n";
+  out << std::left << std::setw(16) << (runs ? "metric" : "op") << std::right << std::setw(6) << "ranks"
+      << std::setw(12) << (runs ? "" : "bytes") << std::setw(14) << "measured" << std::setw(14)
+      << "simulated" << std::setw(10) << "error" << (runs ? "  scenario\n" : "  algorithm\n");
   for (const ComparedCase& c : cases) {
     char error[32];
     std::snprintf(error, sizeof error, "%+.1f%%", c.error_percent());
     out << std::left << std::setw(16) << c.measured.op << std::right << std::setw(6) << c.measured.ranks
-        << std::setw(12) << c.measured.bytes << std::setw(14)
+        << std::setw(12) << (runs ? "" : std::to_string(c.measured.bytes)) << std::setw(14)
         << format_duration(std::llround(c.measured.seconds * 1e9)) << std::setw(14)
         << format_duration(std::llround(c.predicted_seconds * 1e9)) << std::setw(10) << error << "  "
         << c.algorithm << "\n";
   }
-  out << "\nall sizes: " << accuracy_text(cases) << "\n";
-  out << ">= " << format_bytes_binary(large_bytes) << ": " << accuracy_text(large(cases, large_bytes))
-      << "\n";
+  out << "\n" << (runs ? "all cases: " : "all sizes: ") << accuracy_text(cases) << "\n";
+  if (!runs) {
+    out << ">= " << format_bytes_binary(large_bytes) << ": " << accuracy_text(large(cases, large_bytes)) << "\n";
+  }
   return out.str();
 }
 
 void write_comparison_report(const std::vector<ComparedCase>& cases, uint64_t large_bytes,
                              const std::string& title, const std::string& dir) {
   namespace fs = std::filesystem;
+  const bool runs = end_to_end(cases);
   std::error_code error;
   fs::create_directories(dir, error);
   if (error) throw OutputError("cannot create report folder " + dir + ": " + error.message());
@@ -214,11 +222,14 @@ void write_comparison_report(const std::vector<ComparedCase>& cases, uint64_t la
   {
     std::ofstream out(data);
     out << std::setprecision(9);
-    for (const ComparedCase& c : cases) {
-      out << c.measured.seconds << " " << c.predicted_seconds << " " << c.measured.bytes << " "
-          << c.error_percent() << "\n";
+    for (size_t i = 0; i < cases.size(); ++i) {
+      const ComparedCase& c = cases[i];
+      out << c.measured.seconds << " " << c.predicted_seconds << " "
+          << (runs ? double(i + 1) : double(c.measured.bytes)) << " " << c.error_percent() << "\n";
     }
   }
+  // Collectives: error against size; whole runs: error by case, numbered as in the table.
+  const std::string error_plot = runs ? "error-by-case.png" : "error-vs-size.png";
   const std::string script = (folder / "plots.gp").string();
   {
     std::ofstream out(script);
@@ -227,9 +238,10 @@ void write_comparison_report(const std::vector<ComparedCase>& cases, uint64_t la
         << "set logscale xy\nset xlabel 'measured (s)'\nset ylabel 'simulated (s)'\n"
         << "set title 'simulated against measured'\n"
         << "plot '" << data << "' using 1:2 with points pt 7 title 'cases', x with lines title 'y = x'\n"
-        << "unset logscale\nset logscale x 2\n"
-        << "set output '" << (folder / "error-vs-size.png").string() << "'\n"
-        << "set xlabel 'size (bytes)'\nset ylabel 'error (%)'\nset title 'error against size'\n"
+        << "unset logscale\n" << (runs ? "set xtics 1\n" : "set logscale x 2\n")
+        << "set output '" << (folder / error_plot).string() << "'\n"
+        << (runs ? "set xlabel 'case'\nset ylabel 'error (%)'\nset title 'error by case'\n"
+                 : "set xlabel 'size (bytes)'\nset ylabel 'error (%)'\nset title 'error against size'\n")
         << "plot '" << data << "' using 3:4 with points pt 7 title 'cases', 0 with lines title ''\n";
   }
   run_gnuplot(script);
@@ -237,21 +249,30 @@ void write_comparison_report(const std::vector<ComparedCase>& cases, uint64_t la
   fs::remove(script, error);
 
   std::ostringstream md;
-  md << "# " << title << "\n\n"
-     << "- all sizes: " << accuracy_text(cases) << "\n"
-     << "- sizes >= " << format_bytes_binary(large_bytes) << ": " << accuracy_text(large(cases, large_bytes))
-     << "\n\n"
-     << "MAPE is the mean of |simulated - measured| / measured; R² is 1 - Σ(measured - "
+  md << "# " << title << "\n\n";
+  if (runs) {
+    md << "- all cases: " << accuracy_text(cases) << "\n\n";
+  } else {
+    md << "- all sizes: " << accuracy_text(cases) << "\n"
+       << "- sizes >= " << format_bytes_binary(large_bytes) << ": " << accuracy_text(large(cases, large_bytes))
+       << "\n\n";
+  }
+  md << "MAPE is the mean of |simulated - measured| / measured; R² is 1 - Σ(measured - "
         "simulated)² / Σ(measured - mean)², over the cases listed.\n\n"
      << "![simulated against measured](predicted-vs-measured.png)\n"
-     << "![error against size](error-vs-size.png)\n\n"
-     << "| op | ranks | bytes | measured | simulated | error | algorithm |\n"
-     << "| --- | ---: | ---: | ---: | ---: | ---: | --- |\n";
-  for (const ComparedCase& c : cases) {
+     << "![" << (runs ? "error by case" : "error against size") << "](" << error_plot << ")\n\n"
+     << (runs ? "| case | metric | ranks | measured | simulated | error | scenario |\n"
+                "| ---: | --- | ---: | ---: | ---: | ---: | --- |\n"
+              : "| op | ranks | bytes | measured | simulated | error | algorithm |\n"
+                "| --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const ComparedCase& c = cases[i];
     char error_text[32];
     std::snprintf(error_text, sizeof error_text, "%+.1f%%", c.error_percent());
-    md << "| " << c.measured.op << " | " << c.measured.ranks << " | " << c.measured.bytes << " | "
-       << format_duration(std::llround(c.measured.seconds * 1e9)) << " | "
+    md << "| " << (runs ? std::to_string(i + 1) + " | " + c.measured.op + " | " + std::to_string(c.measured.ranks)
+                        : c.measured.op + " | " + std::to_string(c.measured.ranks) + " | " +
+                              std::to_string(c.measured.bytes))
+       << " | " << format_duration(std::llround(c.measured.seconds * 1e9)) << " | "
        << format_duration(std::llround(c.predicted_seconds * 1e9)) << " | " << error_text << " | "
        << c.algorithm << " |\n";
   }

@@ -10,6 +10,7 @@
 #include "apps/colltest.h"
 #include "apps/command_line.h"
 #include "apps/compare.h"
+#include "apps/compare_end_to_end.h"
 #include "apps/launch.h"
 #include "apps/reference.h"
 #include "apps/report.h"
@@ -42,6 +43,7 @@ const char* kUsage = R"(usage: uniference run SCENARIO.json [--out DIR] [--set P
        uniference compare MEASURED.csv --scenario SCENARIO.json [--preset NAME] [--algorithm NAME]
                           [--large-bytes B] [--warmup N] [--iters N] [--report DIR]
                           [--set POINTER=VALUE]...
+       uniference compare RUNS.csv [--report DIR] [--set POINTER=VALUE]...
        uniference profile-network [--backend gloo|nccl] [--netns NS1,NS2 --master-addr HOST]
                                   [--min-bytes B] [--max-bytes B] [--iters N] [--out FILE.json]
        uniference profile-device [--name NAME] [--description TEXT] [--out FILE.json]
@@ -91,6 +93,12 @@ commands:
                       (gnuplot): simulated against measured with y = x, error against size;
                       --preset, --algorithm, --warmup (default 1), --iters (default 2) as
                       colltest
+  compare RUNS.csv    measured whole runs against simulated ones: every row (header naming
+                      scenario, metric, seconds, and optionally set and request) names a
+                      scenario file (relative to the CSV), its overrides (set, separated by
+                      ';') and a figure: ttft, tpot or total of the run, or ttft, tpot or e2e
+                      of one request; each scenario and overrides is simulated once; prints
+                      per-case error, MAPE and R², --report DIR as above with error by case
   profile-network     a ping-pong between 2 real ranks (on this host, or in --netns NS1,NS2
                       of an emulated testbed) over the backend (default gloo), sizes
                       --min-bytes (default 8) to --max-bytes (default 16M) by 4, the median
@@ -292,6 +300,36 @@ int colltest_command(const std::vector<std::string>& args, const char* argv0) {
   });
 }
 
+// compare, for a CSV of whole runs: every distinct scenario and overrides simulated once, with
+// the command line's --set after the row's own.
+int compare_end_to_end_command(const std::string& measured_path, const std::vector<std::string>& overrides,
+                               const std::string& report) {
+  return reporting_errors([&] {
+    std::vector<uniference::EndToEndMeasurement> measured;
+    std::vector<uniference::ComparedCase> cases;
+    try {
+      measured = uniference::read_end_to_end(measured_path);
+      const auto simulate = [&](const std::string& scenario, std::vector<std::string> row_overrides) {
+        row_overrides.insert(row_overrides.end(), overrides.begin(), overrides.end());
+        return uniference::run_scenario(uniference::load_scenario(scenario, row_overrides), false).record;
+      };
+      cases = uniference::compare_end_to_end(measured, simulate, [](const std::string& what) {
+        std::cerr << "uniference compare: simulating " << what << "\n";
+      });
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "uniference: compare: " << e.what() << "\n";
+      return kExitUsage;
+    }
+    std::cout << uniference::comparison_table(cases, 0);
+    if (!report.empty()) {
+      uniference::write_comparison_report(cases, 0, measured_path + ": whole runs, deployed against simulated",
+                                          report);
+      std::cerr << "uniference: wrote " << report << "/report.md\n";
+    }
+    return 0;
+  });
+}
+
 int compare_command(const std::vector<std::string>& args) {
   uniference::ColltestOptions options;
   options.iters = 2;
@@ -313,10 +351,18 @@ int compare_command(const std::vector<std::string>& args) {
       else throw std::invalid_argument("more than one measurement file given");
     });
     if (measured_path.empty()) throw std::invalid_argument("compare needs a CSV of measurements");
-    if (scenario_path.empty()) throw std::invalid_argument("compare needs --scenario");
+    if (uniference::is_end_to_end_csv(measured_path)) {
+      if (!scenario_path.empty()) {
+        throw std::invalid_argument("an end-to-end CSV names its scenarios in its scenario column; "
+                                    "--scenario is for collective measurements");
+      }
+    } else if (scenario_path.empty()) {
+      throw std::invalid_argument("compare needs --scenario");
+    }
   } catch (const std::exception& e) {
     return usage_error(std::string("compare: ") + e.what());
   }
+  if (scenario_path.empty()) return compare_end_to_end_command(measured_path, overrides, report);
   return reporting_errors([&] {
     std::vector<uniference::Measurement> measured;
     try {

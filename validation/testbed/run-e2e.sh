@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# End-to-end runs of the strategies deployed on this machine's testbed (run as root), for
+# `uniference compare RUNS.csv`:
+#
+#   run-e2e.sh [RATE ...]            default: 100mbit
+#
+# For each RATE and each case of $CASES (a strategy and its degrees), with the star up:
+# `uniference launch` runs the testbed scenario (validation/scenarios/testbed-<RATE>.json) with
+# the case's overrides on $N ranks in the namespaces, $REPEATS times. Writes into $RESULTS
+# (default: ../results):
+#   e2e-<RATE>.csv      scenario,set,metric,seconds: ttft, tpot and total of every case, the
+#                       median of the repeats; the scenario path is relative to the CSV
+#   e2e-<RATE>.log      the runs' console output
+#
+# Environment: UNIFERENCE (default: build/apps/uniference), N (2), REPEATS (3), CASES, SET
+# (overrides for every case, ';'-separated), RESULTS. Needs python3 to read results.json.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+UNIFERENCE=${UNIFERENCE:-$ROOT/build/apps/uniference}
+RESULTS=${RESULTS:-$ROOT/validation/results}
+N=${N:-2}
+REPEATS=${REPEATS:-3}
+CASES=${CASES:-"tp:/parallel/tp=$N pp:/parallel/pp=$N voltage:/parallel/sp=$N kilovolts:/parallel/sp=$N"}
+SET=${SET:-"/workload/prompt_tokens=64;/workload/new_tokens=8"}
+MASTER=198.18.0.1
+
+namespaces() { local n=$1 i list=(); for (( i = 0; i < n; i++ )); do list+=("uf-tb$i"); done; (IFS=,; echo "${list[*]}"); }
+
+# The median over runs of one figure of results.json, in seconds.
+median_seconds() { # KEY DIR...
+    python3 - "$@" <<'PY'
+import json, statistics, sys
+key, dirs = sys.argv[1], sys.argv[2:]
+print("%.9g" % (statistics.median(json.load(open(d + "/results.json"))[key] for d in dirs) * 1e-9))
+PY
+}
+
+# Inside `testbed.sh run`: the star is up.
+inner() {
+    local rate=$1 csv=$RESULTS/e2e-$1.csv scenario=../scenarios/testbed-$1.json work case
+    work=$(mktemp -d)
+    echo "scenario,set,metric,seconds" > "$csv.tmp"
+    for case in $CASES; do
+        local strategy=${case%%:*} degree=${case#*:} sets dirs=() r args=()
+        sets="/parallel/strategy=$strategy;$degree;$SET"
+        IFS=';' read -ra assignments <<< "$sets"
+        for a in "${assignments[@]}"; do args+=(--set "$a"); done
+        for (( r = 0; r < REPEATS; r++ )); do
+            echo "-- $strategy ($sets), run $r, $(date -u +%H:%M:%S), loadavg $(cut -d' ' -f1-3 /proc/loadavg)"
+            "$UNIFERENCE" launch --netns "$(namespaces "$N")" --master-addr "$MASTER" \
+                "$ROOT/validation/scenarios/testbed-$rate.json" "${args[@]}" --out "$work/$strategy-$r" --quiet
+            dirs+=("$work/$strategy-$r")
+        done
+        for metric in ttft tpot total; do
+            echo "$scenario,$sets,$metric,$(median_seconds "${metric}_ns" "${dirs[@]}")" >> "$csv.tmp"
+        done
+    done
+    mv "$csv.tmp" "$csv"
+    rm -rf "$work"
+}
+
+if [[ ${1:-} == --inner ]]; then inner "$2"; exit; fi
+
+[[ -x $UNIFERENCE ]] || { echo "run-e2e.sh: no $UNIFERENCE (build first, or set UNIFERENCE)" >&2; exit 1; }
+mkdir -p "$RESULTS"
+rates=("$@"); (( ${#rates[@]} )) || rates=(100mbit)
+for rate in "${rates[@]}"; do
+    "$HERE/testbed.sh" run "$N" "$rate" -- "$0" --inner "$rate" 2>&1 | tee "$RESULTS/e2e-$rate.log"
+done
