@@ -20,6 +20,8 @@ namespace uniference {
 
 // Link rate, delay and MTU, the shaper if any, the TCP variant (Cubic unless named) and the transports' segment
 // and buffer sizes; then `ranks` endpoints. Entry r is rank r's transport.
+inline constexpr uint32_t kEthernetHeader = 14;
+
 template <typename StarHelper>
 std::vector<ns3::Ptr<ns3::MessageTransport>> install_tcp_star(StarHelper& star,
                                                               const NetworkConfig& config,
@@ -33,8 +35,13 @@ std::vector<ns3::Ptr<ns3::MessageTransport>> install_tcp_star(StarHelper& star,
   star.SetTransportAttribute("SndBufSize", ns3::UintegerValue(config.snd_buf));
   star.SetTransportAttribute("RcvBufSize", ns3::UintegerValue(config.rcv_buf));
   if (config.shaper.rate.GetBitRate() > 0) {
+    // Linux's tbf on an Ethernet device charges each packet's 14-byte Ethernet header too;
+    // the simulated discs charge the IP packet on both ends. Slowed by 1500/1514 (for the
+    // default MTU), a simulated shaper passes full frames exactly as fast as the testbed's.
+    const ns3::DataRate rate(uint64_t(double(config.shaper.rate.GetBitRate()) * config.mtu /
+                                      (config.mtu + kEthernetHeader)));
     const auto tbf = [&](uint64_t limit) {
-      return std::make_tuple("Rate", ns3::DataRateValue(config.shaper.rate), "Burst",
+      return std::make_tuple("Rate", ns3::DataRateValue(rate), "Burst",
                              ns3::UintegerValue(config.shaper.burst), "MaxSize",
                              ns3::QueueSizeValue(ns3::QueueSize(ns3::QueueSizeUnit::BYTES, limit)));
     };

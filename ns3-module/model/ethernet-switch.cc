@@ -22,7 +22,15 @@ NS_LOG_COMPONENT_DEFINE("EthernetSwitch");
 namespace
 {
 
-/// A whole frame in a port's queue disc: its header is on already, and it has no ECN field.
+/// Destination, source and type: what a frame carries before its payload.
+constexpr uint32_t ETHERNET_HEADER = 14;
+
+/**
+ * A whole frame in a port's queue disc: its header is on already, and it has no ECN field. Its
+ * size is what follows the Ethernet header, so that a disc on a port counts a packet as a disc
+ * above IP on the other end of the link counts it; two shapers of one rate in series then keep
+ * the same pace.
+ */
 class FrameItem : public QueueDiscItem
 {
   public:
@@ -30,6 +38,11 @@ class FrameItem : public QueueDiscItem
     explicit FrameItem(Ptr<Packet> frame)
         : QueueDiscItem(frame, Address(), 0)
     {
+    }
+
+    uint32_t GetSize() const override
+    {
+        return GetPacket()->GetSize() - ETHERNET_HEADER;
     }
 
     void AddHeader() override

@@ -70,6 +70,8 @@ class EthernetSwitch : public Object
      * \brief Put a queue disc in front of a port, as Linux tc puts one on a bridge port: the
      * frames switched out of the port go through it (ns3::TbfQueueDisc shapes them to a rate
      * with a burst allowance), and it hands them to the port as the port's queue has room.
+     * The disc counts a frame by its payload (its IP packet), as the endpoint's disc above IP
+     * counts it.
      * \param port a port index
      * \param disc a queue disc not yet initialized, used by nothing else
      */

@@ -44,8 +44,6 @@ const DataRate SHAPER_RATE("100Mbps");
 const QueueSize ROOMY("4MB");
 /// A full-size segment's IP packet (payload + TCP with timestamps + IPv4).
 constexpr uint32_t SEGMENT_PACKET = 1448 + TCP_DATA_HEADER + IPV4_HEADER;
-/// The Ethernet header a switch port's disc also counts, as Linux counts it on a veth.
-constexpr uint32_t ETHERNET_HEADER = 14;
 
 /// Where the shapers sit.
 enum class Shaped
@@ -119,18 +117,17 @@ Deliveries(uint32_t burst,
 /**
  * \ingroup uniference-tests
  *
- * Behind a warm-up message, a long one runs at the rate of the slowest shaper: the payload of
- * a segment over what that shaper charges for it. A Linux tbf on a veth charges the Ethernet
- * header too, and so does the disc on a switch port; the endpoints' discs, under IP, charge
- * the IP packet. Shaped on both ends, the switched star runs at 1448/1514 of the rate and the
- * routed star at 1448/1500.
+ * Behind a warm-up message, a long one runs at the shapers' rate times the payload of a segment
+ * over what a shaper charges for it: its IP packet, on the endpoints' discs above IP and on the
+ * switch's ports alike, so two shapers of one rate in series keep one pace: 1448/1500 of the
+ * rate, switched or routed, shaped on both ends or on the endpoints' only.
  */
 class ShapedGoodputTestCase : public TestCase
 {
   public:
     ShapedGoodputTestCase()
         : TestCase("a long transfer through shapers runs at the rate x payload over the bytes "
-                   "the slowest shaper charges per segment")
+                   "a shaper charges per segment (its IP packet)")
     {
     }
 
@@ -149,8 +146,8 @@ class ShapedGoodputTestCase : public TestCase
             goodput(Deliveries<StarNetworkHelper>(15000, Shaped::BOTH_ENDS, sizes, true));
         const double endpoints =
             goodput(Deliveries<SwitchedStarHelper>(15000, Shaped::ENDPOINTS, sizes, true));
-        const double switchedExpected = rate * 1448 / (SEGMENT_PACKET + ETHERNET_HEADER);
-        const double ipExpected = rate * 1448 / SEGMENT_PACKET;
+        const double switchedExpected = rate * 1448 / SEGMENT_PACKET;
+        const double ipExpected = switchedExpected;
         std::ostringstream note;
         note << "goodput: switched " << switched * 8e-6 << " Mbit/s (computed "
              << switchedExpected * 8e-6 << "), routed " << routed * 8e-6 << " (computed "
@@ -274,6 +271,70 @@ class SwitchPortDiscTestCase : public TestCase
 /**
  * \ingroup uniference-tests
  *
+ * Two shapers of one rate in series, the sender's and the switch port's, keep one pace: the
+ * second never holds more than the first lets through at once, so a testbed-sized limit on the
+ * port (75 kB at 100 Mbit/s) drops nothing however long the transfer.
+ */
+class ShapersInSeriesTestCase : public TestCase
+{
+  public:
+    ShapersInSeriesTestCase()
+        : TestCase("a switch port's shaper behind a sender's of the same rate queues no more "
+                   "than a burst and drops nothing")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t burst = 12500;
+        SwitchedStarHelper star;
+        star.SetLinkAttribute("DataRate", DataRateValue(LINE_RATE));
+        star.SetLinkAttribute("Delay", TimeValue(LINK_DELAY));
+        star.SetEndpointQueueDisc("ns3::TbfQueueDisc",
+                                  "Rate",
+                                  DataRateValue(SHAPER_RATE),
+                                  "Burst",
+                                  UintegerValue(burst),
+                                  "MaxSize",
+                                  QueueSizeValue(ROOMY));
+        star.SetHubQueueDisc("ns3::TbfQueueDisc",
+                             "Rate",
+                             DataRateValue(SHAPER_RATE),
+                             "Burst",
+                             UintegerValue(burst),
+                             "MaxSize",
+                             QueueSizeValue(QueueSize("75000B")));
+        star.Install(2);
+        Ptr<EthernetSwitch> hub = star.GetSwitch();
+        uint32_t drops = 0;
+        hub->TraceConnectWithoutContext(
+            "Drop",
+            Callback<void, Ptr<const Packet>, uint32_t>(
+                [&drops](Ptr<const Packet>, uint32_t) { ++drops; }));
+        uint32_t maxBytes = 0;
+        hub->GetPortQueueDisc(1)->TraceConnectWithoutContext(
+            "BytesInQueue",
+            Callback<void, uint32_t, uint32_t>(
+                [&maxBytes](uint32_t, uint32_t now) { maxBytes = std::max(maxBytes, now); }));
+        bool delivered = false;
+        star.GetTransport(1)->Listen(1,
+                                     MessageTransport::ReceiveCallback(
+                                         [&delivered](uint32_t, uint64_t, uint64_t) {
+                                             delivered = true;
+                                         }));
+        star.GetTransport(0)->Send(1, 1, 0, 16 << 20);
+        Simulator::Run();
+        Simulator::Destroy();
+        NS_TEST_EXPECT_MSG_EQ(delivered, true, "the message arrives");
+        NS_TEST_EXPECT_MSG_EQ(drops, 0, "nothing dropped at the port");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(maxBytes, burst + SEGMENT_PACKET, "at most a burst queued");
+    }
+};
+
+/**
+ * \ingroup uniference-tests
+ *
  * Link shaper suite.
  */
 class LinkShaperTestSuite : public TestSuite
@@ -285,6 +346,7 @@ class LinkShaperTestSuite : public TestSuite
         AddTestCase(new ShapedGoodputTestCase);
         AddTestCase(new ShaperBurstTestCase);
         AddTestCase(new SwitchPortDiscTestCase);
+        AddTestCase(new ShapersInSeriesTestCase);
     }
 };
 
