@@ -13,7 +13,8 @@
 #   e2e-<RATE>.log      the runs' console output
 #
 # Environment: UNIFERENCE (default: build/apps/uniference), N (2), REPEATS (3), CASES, SET
-# (overrides for every case, ';'-separated), RESULTS. Needs python3 to read results.json.
+# (overrides for every case, ';'-separated), RESULTS, OMP_NUM_THREADS (1; compare with the
+# same). Needs python3 to read results.json.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -22,9 +23,12 @@ UNIFERENCE=${UNIFERENCE:-$ROOT/build/apps/uniference}
 RESULTS=${RESULTS:-$ROOT/validation/results}
 N=${N:-2}
 REPEATS=${REPEATS:-3}
-CASES=${CASES:-"tp:/parallel/tp=$N pp:/parallel/pp=$N voltage:/parallel/sp=$N kilovolts:/parallel/sp=$N"}
+CASES=${CASES:-"tp:/parallel/tp=$N pp:/parallel/tp=1;/parallel/pp=$N voltage:/parallel/tp=1;/parallel/sp=$N kilovolts:/parallel/tp=1;/parallel/sp=$N"}
 SET=${SET:-"/workload/prompt_tokens=64;/workload/new_tokens=8"}
 MASTER=198.18.0.1
+# One compute thread per rank: each rank has a core of its own only if it uses one, and
+# `uniference compare` measures the simulated ranks' compute with the same setting.
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 
 namespaces() { local n=$1 i list=(); for (( i = 0; i < n; i++ )); do list+=("uf-tb$i"); done; (IFS=,; echo "${list[*]}"); }
 
