@@ -112,6 +112,27 @@ Deliveries(uint32_t burst,
     return delivered;
 }
 
+/**
+ * Counts what a switch drops and records the peak of one gauge of a port's disc.
+ * \param hub the switch
+ * \param port the port whose disc is watched
+ * \param gauge PacketsInQueue or BytesInQueue
+ * \param drops incremented at every drop, any port
+ * \param peak the gauge's highest value
+ */
+void
+WatchPort(Ptr<EthernetSwitch> hub, uint32_t port, const std::string& gauge, uint32_t& drops, uint32_t& peak)
+{
+    hub->TraceConnectWithoutContext(
+        "Drop",
+        Callback<void, Ptr<const Packet>, uint32_t>(
+            [&drops](Ptr<const Packet>, uint32_t) { ++drops; }));
+    hub->GetPortQueueDisc(port)->TraceConnectWithoutContext(
+        gauge,
+        Callback<void, uint32_t, uint32_t>(
+            [&peak](uint32_t, uint32_t now) { peak = std::max(peak, now); }));
+}
+
 } // namespace
 
 /**
@@ -242,15 +263,8 @@ class SwitchPortDiscTestCase : public TestCase
         star.Install(3);
         Ptr<EthernetSwitch> hub = star.GetSwitch();
         uint32_t drops = 0;
-        hub->TraceConnectWithoutContext(
-            "Drop",
-            Callback<void, Ptr<const Packet>, uint32_t>(
-                [&drops](Ptr<const Packet>, uint32_t) { ++drops; }));
         uint32_t maxBacklog = 0;
-        hub->GetPortQueueDisc(1)->TraceConnectWithoutContext(
-            "PacketsInQueue",
-            Callback<void, uint32_t, uint32_t>(
-                [&maxBacklog](uint32_t, uint32_t now) { maxBacklog = std::max(maxBacklog, now); }));
+        WatchPort(hub, 1, "PacketsInQueue", drops, maxBacklog);
         uint32_t delivered = 0;
         star.GetTransport(1)->Listen(1,
                                      MessageTransport::ReceiveCallback(
@@ -308,15 +322,8 @@ class ShapersInSeriesTestCase : public TestCase
         star.Install(2);
         Ptr<EthernetSwitch> hub = star.GetSwitch();
         uint32_t drops = 0;
-        hub->TraceConnectWithoutContext(
-            "Drop",
-            Callback<void, Ptr<const Packet>, uint32_t>(
-                [&drops](Ptr<const Packet>, uint32_t) { ++drops; }));
         uint32_t maxBytes = 0;
-        hub->GetPortQueueDisc(1)->TraceConnectWithoutContext(
-            "BytesInQueue",
-            Callback<void, uint32_t, uint32_t>(
-                [&maxBytes](uint32_t, uint32_t now) { maxBytes = std::max(maxBytes, now); }));
+        WatchPort(hub, 1, "BytesInQueue", drops, maxBytes);
         bool delivered = false;
         star.GetTransport(1)->Listen(1,
                                      MessageTransport::ReceiveCallback(
