@@ -18,10 +18,10 @@
 
 namespace uniference {
 
-// Link rate, delay and MTU, the shaper if any, the TCP variant (Cubic unless named) and the transports' segment
-// and buffer sizes; then `ranks` endpoints. Entry r is rank r's transport.
 inline constexpr uint32_t kEthernetHeader = 14;
 
+// Link rate, delay and MTU, the shaper if any, the TCP variant (Cubic unless named) and the
+// transports' segment and buffer sizes; then `ranks` endpoints. Entry r is rank r's transport.
 template <typename StarHelper>
 std::vector<ns3::Ptr<ns3::MessageTransport>> install_tcp_star(StarHelper& star,
                                                               const NetworkConfig& config,
