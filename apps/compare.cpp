@@ -19,17 +19,6 @@ namespace uniference {
 
 namespace {
 
-std::vector<std::string> split_csv_line(const std::string& line) {
-  std::vector<std::string> fields;
-  std::stringstream in(line);
-  for (std::string field; std::getline(in, field, ',');) {
-    while (!field.empty() && (field.back() == '\r' || field.back() == ' ')) field.pop_back();
-    while (!field.empty() && field.front() == ' ') field.erase(0, 1);
-    fields.push_back(field);
-  }
-  return fields;
-}
-
 std::string format_bytes_binary(uint64_t bytes) {
   static const char* kUnits[] = {"B", "KiB", "MiB", "GiB"};
   size_t unit = 0;
@@ -83,6 +72,17 @@ void run_gnuplot(const std::string& script) {
 }
 
 }  // namespace
+
+std::vector<std::string> split_csv_line(const std::string& line, char separator) {
+  std::vector<std::string> fields;
+  std::stringstream in(line);
+  for (std::string field; std::getline(in, field, separator);) {
+    while (!field.empty() && (field.back() == '\r' || field.back() == ' ')) field.pop_back();
+    while (!field.empty() && field.front() == ' ') field.erase(0, 1);
+    fields.push_back(field);
+  }
+  return fields;
+}
 
 std::vector<Measurement> read_measurements(const std::string& path) {
   std::ifstream in(path);

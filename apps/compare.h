@@ -20,6 +20,10 @@ struct Measurement {
   double seconds = 0;
 };
 
+// The fields of one CSV line (or of a list with another separator), trimmed of spaces and a
+// trailing carriage return.
+std::vector<std::string> split_csv_line(const std::string& line, char separator = ',');
+
 // Reads a CSV whose header names the columns op, ranks, bytes and seconds (or time_s, as
 // colltest writes it); other columns are ignored. Throws std::invalid_argument naming the
 // file, line and column of the first problem.

@@ -1,5 +1,6 @@
 #include "apps/compare_end_to_end.h"
 
+#include "apps/serving_report.h"
 #include "apps/units.h"
 
 #include <algorithm>
@@ -7,23 +8,11 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <stdexcept>
 
 namespace uniference {
 
 namespace {
-
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::stringstream in(text);
-  for (std::string part; std::getline(in, part, separator);) {
-    while (!part.empty() && (part.back() == '\r' || part.back() == ' ')) part.pop_back();
-    while (!part.empty() && part.front() == ' ') part.erase(0, 1);
-    parts.push_back(part);
-  }
-  return parts;
-}
 
 std::string joined(const std::vector<std::string>& overrides) {
   std::string text;
@@ -42,7 +31,7 @@ bool is_end_to_end_csv(const std::string& path) {
   std::ifstream in(path);
   std::string line;
   if (!in || !std::getline(in, line)) return false;
-  const std::vector<std::string> header = split(line, ',');
+  const std::vector<std::string> header = split_csv_line(line);
   const auto has = [&](const char* name) { return std::find(header.begin(), header.end(), name) != header.end(); };
   return has("scenario") && has("metric");
 }
@@ -52,7 +41,7 @@ std::vector<EndToEndMeasurement> read_end_to_end(const std::string& path) {
   if (!in) throw std::invalid_argument(path + ": cannot be read");
   std::string line;
   if (!std::getline(in, line)) throw std::invalid_argument(path + ": empty, expected a header line");
-  const std::vector<std::string> header = split(line, ',');
+  const std::vector<std::string> header = split_csv_line(line);
   const auto column = [&](const char* name, bool required) -> std::optional<size_t> {
     const auto found = std::find(header.begin(), header.end(), name);
     if (found != header.end()) return size_t(found - header.begin());
@@ -68,7 +57,7 @@ std::vector<EndToEndMeasurement> read_end_to_end(const std::string& path) {
   std::vector<EndToEndMeasurement> measurements;
   for (int number = 2; std::getline(in, line); ++number) {
     if (line.empty() || line == "\r") continue;
-    const std::vector<std::string> fields = split(line, ',');
+    const std::vector<std::string> fields = split_csv_line(line);
     const std::string where = path + ":" + std::to_string(number) + ": ";
     const auto field = [&](size_t index, const char* name) -> std::string {
       if (index >= fields.size()) throw std::invalid_argument(where + "no " + name + " field");
@@ -84,7 +73,7 @@ std::vector<EndToEndMeasurement> read_end_to_end(const std::string& path) {
       throw std::invalid_argument(where + "metric \"" + m.metric + "\" is not one of ttft, tpot, total, e2e");
     }
     if (set && *set < fields.size()) {
-      for (const std::string& assignment : split(fields[*set], ';')) {
+      for (const std::string& assignment : split_csv_line(fields[*set], ';')) {
         if (!assignment.empty()) m.overrides.push_back(assignment);
       }
     }
@@ -131,7 +120,7 @@ double end_to_end_figure(const RunRecord& record, const EndToEndMeasurement& m) 
   if (m.metric == "ttft") return double(r.first_token_ns - r.arrival_ns) * 1e-9;
   if (m.metric == "e2e") return double(r.finish_ns - r.arrival_ns) * 1e-9;
   if (r.new_tokens < 2) throw std::invalid_argument("request " + std::to_string(r.id) + " has one token: no tpot");
-  return double(r.finish_ns - r.first_token_ns) / double(r.new_tokens - 1) * 1e-9;
+  return double(tpot_of(r)) * 1e-9;
 }
 
 std::vector<ComparedCase> compare_end_to_end(

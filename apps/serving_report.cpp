@@ -51,11 +51,11 @@ QueueingModel queueing_model(double rate_per_s, const std::vector<RequestRecord>
   return m;
 }
 
-namespace {
-
 int64_t tpot_of(const RequestRecord& r) {
   return (r.finish_ns - r.first_token_ns) / (r.new_tokens - 1);
 }
+
+namespace {
 
 bool meets_slo(const ServingSpec& slo, const RequestRecord& r) {
   if (slo.slo_ttft_ns > 0 && r.first_token_ns - r.arrival_ns > slo.slo_ttft_ns) return false;

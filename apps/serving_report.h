@@ -51,6 +51,9 @@ struct ServingMetrics {
 };
 ServingMetrics serving_metrics(const Scenario& scenario, const RunRecord& record);
 
+// A request's time per output token after its first, ns (integer); it needs two or more tokens.
+int64_t tpot_of(const RequestRecord& r);
+
 // The summary's serving lines (each "  label  value\n").
 std::string serving_summary(const Scenario& scenario, const RunRecord& record);
 

@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <tuple>
 #include <vector>
 
 namespace uniference {
@@ -40,20 +39,20 @@ std::vector<ns3::Ptr<ns3::MessageTransport>> install_tcp_star(StarHelper& star,
     // default MTU), a simulated shaper passes full frames exactly as fast as the testbed's.
     const ns3::DataRate rate(uint64_t(double(config.shaper.rate.GetBitRate()) * config.mtu /
                                       (config.mtu + kEthernetHeader)));
-    const auto tbf = [&](uint64_t limit) {
-      return std::make_tuple("Rate", ns3::DataRateValue(rate), "Burst",
-                             ns3::UintegerValue(config.shaper.burst), "MaxSize",
-                             ns3::QueueSizeValue(ns3::QueueSize(ns3::QueueSizeUnit::BYTES, limit)));
+    const ns3::DataRateValue tokens(rate);
+    const ns3::UintegerValue bucket(config.shaper.burst);
+    const auto bytes = [](uint64_t n) {
+      return ns3::QueueSizeValue(ns3::QueueSize(ns3::QueueSizeUnit::BYTES, n));
     };
-    std::apply([&](auto&&... args) { star.SetHubQueueDisc("ns3::TbfQueueDisc", args...); },
-               tbf(config.shaper.limit));
+    star.SetHubQueueDisc("ns3::TbfQueueDisc", "Rate", tokens, "Burst", bucket, "MaxSize",
+                         bytes(config.shaper.limit));
     // What a rank's own TCP sends: Linux keeps what does not fit in the socket (TCP small
     // queues), where ns-3 would drop it at the full disc. On the rank's side the limit is
     // raised to what its connections can have unacknowledged (a send buffer each, two per
     // peer at most), so the limit acts only where the testbed's does, on forwarded traffic.
     const uint64_t in_flight = 2ull * config.snd_buf * (ranks > 1 ? ranks - 1 : 1);
-    std::apply([&](auto&&... args) { star.SetEndpointQueueDisc("ns3::TbfQueueDisc", args...); },
-               tbf(std::max<uint64_t>(config.shaper.limit, in_flight)));
+    star.SetEndpointQueueDisc("ns3::TbfQueueDisc", "Rate", tokens, "Burst", bucket, "MaxSize",
+                              bytes(std::max<uint64_t>(config.shaper.limit, in_flight)));
   }
   star.Install(ranks);
   return star.GetTransports();

@@ -25,7 +25,6 @@
 #include <iostream>
 #include <sstream>
 #include <string>
-#include <tuple>
 #include <vector>
 
 using namespace ns3;
@@ -74,18 +73,13 @@ Deliveries(uint32_t burst,
     star.SetLinkAttribute("DataRate", DataRateValue(LINE_RATE));
     star.SetLinkAttribute("Delay", TimeValue(LINK_DELAY));
     star.SetTransportAttribute("SegmentSize", UintegerValue(1448));
-    const auto shaper = std::make_tuple("Rate",
-                                        DataRateValue(SHAPER_RATE),
-                                        "Burst",
-                                        UintegerValue(burst),
-                                        "MaxSize",
-                                        QueueSizeValue(ROOMY));
-    std::apply([&star](auto&&... args) { star.SetEndpointQueueDisc("ns3::TbfQueueDisc", args...); },
-               shaper);
+    const DataRateValue rate(SHAPER_RATE);
+    const UintegerValue bucket(burst);
+    const QueueSizeValue limit(ROOMY);
+    star.SetEndpointQueueDisc("ns3::TbfQueueDisc", "Rate", rate, "Burst", bucket, "MaxSize", limit);
     if (shaped == Shaped::BOTH_ENDS)
     {
-        std::apply([&star](auto&&... args) { star.SetHubQueueDisc("ns3::TbfQueueDisc", args...); },
-                   shaper);
+        star.SetHubQueueDisc("ns3::TbfQueueDisc", "Rate", rate, "Burst", bucket, "MaxSize", limit);
     }
     star.Install(2);
     std::vector<double> delivered;
