@@ -5,6 +5,7 @@
 #include "bridge/collective_presets.h"
 #include "bridge/link_presets.h"
 #include "bridge/network_registry.h"
+#include "bridge/wan_models.h"
 #include "compute/compute_meter.h"
 #include "compute/model_config.h"
 #include "compute/serving/requests.h"
@@ -52,6 +53,8 @@ std::vector<Listed> listed() {
        entries_of(tcp_variants())},
       {"link_presets", "/properties/network/properties/link/properties/preset",
        entries_of(link_presets())},
+      {"wan_models", "/properties/network/properties/wan/properties/model",
+       entries_of(wan_models())},
       {"rdma_congestion_controls",
        "/properties/network/properties/transport/properties/congestion_control",
        entries_of(rdma_congestion_controls())},

@@ -77,6 +77,14 @@ std::string transport_text(const NetworkSpec& network) {
       text += ", tbf " + shaper->rate_text + " burst " + std::to_string(shaper->burst) +
               " B limit " + std::to_string(shaper->limit) + " B";
     }
+    if (const auto& wan = network.wan) {
+      text += ", wan " + wan->model + " " +
+              (wan->budget ? "budget " + json(wan->budget->bandwidth_hz).dump() + " Hz " +
+                                 json(wan->budget->snr_db).dump() + " dB"
+                           : wan->rate_text);
+      if (wan->fade) text += ", fade";
+      if (wan->loss) text += ", gemodel loss";
+    }
     return text;
   }
   std::string placement = "packed";
@@ -283,6 +291,20 @@ json results_json(const Scenario& scenario, const RunRecord& record) {
     setup["shaper"] = shaper ? json{{"rate_bps", shaper->rate_bps}, {"burst", shaper->burst},
                                     {"limit", shaper->limit}}
                              : json(nullptr);
+    if (const auto& wan = network.wan) {
+      json attributes = json::object();
+      for (const auto& [name, value] : wan->attributes) attributes[name] = value;
+      setup["wan"] = {{"model", wan->model},
+                      {"uplink_bps", wan->uplink_bps},
+                      {"downlink_bps", wan->downlink_bps},
+                      {"attributes", attributes},
+                      {"outage", wan->hold ? "hold" : "drop"}};
+      if (wan->budget) {
+        setup["wan"]["budget"] = {{"bandwidth_hz", wan->budget->bandwidth_hz},
+                                  {"snr_db", wan->budget->snr_db}};
+      }
+      if (!wan->trace.empty()) setup["wan"]["trace"] = wan->trace;
+    }
   }
 
   // Compute time per rank and label, from the compute spans.

@@ -4,6 +4,7 @@
 #include "apps/compute_check.h"
 #include "apps/report.h"
 #include "apps/scenario_check.h"
+#include "bridge/link_outages.h"
 #include "bridge/link_sampler.h"
 #include "bridge/network_capture.h"
 #include "bridge/sim_cluster.h"
@@ -153,6 +154,7 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
   ScenarioRun run;
   run.outcome = cluster.run();
   if (links) cluster.kernel().recorder().links(links->finish(cluster.record().total_ns));
+  cluster.kernel().recorder().outages(link_outages(cluster.record().total_ns));
   run.record = cluster.record();
   run.record.device_memory_bytes = uint64_t(checked.device.memory_bytes);
   if (run.outcome.status != RunOutcome::Status::kCompleted || !capture) return run;

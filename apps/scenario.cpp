@@ -640,10 +640,120 @@ SwitchSpec read_switch(const Checker& check, const json& value, const std::strin
   return switches;
 }
 
+// /network/wan/fade: {mean_clear, mean_fade, rate_factor, recovery}, or false for none.
+FadeSpec read_fade(const Checker& check, const json& value, const std::string& pointer) {
+  check.object(value, pointer, {"mean_clear", "mean_fade", "rate_factor", "recovery"});
+  FadeSpec fade;
+  std::string text;
+  fade.mean_clear_ns = read_duration(
+      check, check.require(value, pointer, "mean_clear", kDelayExamples), child(pointer, "mean_clear"),
+      &text, false);
+  fade.mean_fade_ns = read_duration(
+      check, check.require(value, pointer, "mean_fade", kDelayExamples), child(pointer, "mean_fade"),
+      &text, false);
+  if (const json* v = Checker::find(value, "rate_factor")) {
+    const std::string at = child(pointer, "rate_factor");
+    fade.rate_factor = check.number(*v, at);
+    if (fade.rate_factor < 0 || fade.rate_factor >= 1) {
+      check.fail_found(at, "a fraction from 0 (the link is out while faded) to below 1", *v);
+    }
+  }
+  if (const json* v = Checker::find(value, "recovery")) {
+    fade.recovery_ns = read_duration(check, *v, child(pointer, "recovery"), &text, true);
+  }
+  return fade;
+}
+
+// /network/wan/loss: netem's gemodel, in percent.
+LossSpec read_loss(const Checker& check, const json& value, const std::string& pointer) {
+  check.object(value, pointer, {"p", "r", "1-h", "1-k"});
+  LossSpec loss;
+  auto percent = [&](const char* key, double& field) {
+    const json* v = Checker::find(value, key);
+    if (v == nullptr) return;
+    const std::string at = child(pointer, key);
+    field = check.number(*v, at);
+    if (field < 0 || field > 100) check.fail_found(at, "a percentage from 0 to 100", *v);
+  };
+  check.require(value, pointer, "p", "the percentage chance of moving to the bad state");
+  percent("p", loss.p);
+  percent("r", loss.r);
+  percent("1-h", loss.one_minus_h);
+  percent("1-k", loss.one_minus_k);
+  return loss;
+}
+
+WanSpec read_wan(const Checker& check, const json& value, const std::string& pointer,
+                 const std::string& source) {
+  check.object(value, pointer, {"model", "rate", "uplink", "downlink", "budget", "attributes",
+                                 "trace", "outage", "fade", "loss"});
+  WanSpec wan;
+  wan.model = check.string(check.require(value, pointer, "model", "a wide-area link model name"),
+                           child(pointer, "model"));
+  // One rate for both directions, or each its own; a link budget instead of either.
+  const json* rate = Checker::find(value, "rate");
+  const json* uplink = Checker::find(value, "uplink");
+  const json* downlink = Checker::find(value, "downlink");
+  const json* budget = Checker::find(value, "budget");
+  if (budget != nullptr) {
+    const std::string at = child(pointer, "budget");
+    if (rate || uplink || downlink) check.fail(at, "give a budget or rates, not both");
+    check.object(*budget, at, {"bandwidth_hz", "snr_db"});
+    BudgetSpec spec;
+    spec.bandwidth_hz =
+        check.number(check.require(*budget, at, "bandwidth_hz", "the channel's bandwidth in Hz"),
+                     child(at, "bandwidth_hz"));
+    if (spec.bandwidth_hz <= 0) {
+      check.fail_found(child(at, "bandwidth_hz"), "a positive bandwidth in Hz", (*budget)["bandwidth_hz"]);
+    }
+    spec.snr_db = check.number(check.require(*budget, at, "snr_db", "the signal to noise ratio in dB"),
+                               child(at, "snr_db"));
+    wan.budget = spec;
+  } else {
+    if (rate == nullptr && (uplink == nullptr || downlink == nullptr)) {
+      check.require(value, pointer, "rate",
+                    std::string(kRateExamples) + " for both directions (or uplink and downlink)");
+    }
+    std::string up_text, down_text;
+    wan.uplink_bps = read_rate(check, uplink ? *uplink : *rate,
+                               child(pointer, uplink ? "uplink" : "rate"), &up_text);
+    wan.downlink_bps = read_rate(check, downlink ? *downlink : *rate,
+                                 child(pointer, downlink ? "downlink" : "rate"), &down_text);
+    wan.rate_text = up_text == down_text ? up_text : up_text + " up / " + down_text + " down";
+  }
+  if (const json* v = Checker::find(value, "attributes")) {
+    const std::string at = child(pointer, "attributes");
+    if (!v->is_object()) check.fail_found(at, "an object of ns-3 Attribute names and values", *v);
+    for (const auto& item : v->items()) {
+      wan.attributes.emplace_back(item.key(), attribute_text(check, item.value(), child(at, item.key())));
+    }
+  }
+  if (const json* v = Checker::find(value, "trace")) {
+    const std::string at = child(pointer, "trace");
+    wan.trace = check.string(*v, at);
+    // A file of the user's, relative to the scenario's folder, as /network/link/profile.
+    const std::filesystem::path path(wan.trace);
+    wan.trace_path = path.is_absolute() ? path.string()
+                                        : (std::filesystem::path(source).parent_path() / path).string();
+  }
+  if (const json* v = Checker::find(value, "outage")) {
+    wan.hold = check.choice(*v, child(pointer, "outage"), {"drop", "hold"}) == "hold";
+  }
+  if (const json* v = Checker::find(value, "fade")) {
+    if (v->is_boolean() && !v->get<bool>()) {
+      wan.fade_off = true;
+    } else {
+      wan.fade = read_fade(check, *v, child(pointer, "fade"));
+    }
+  }
+  if (const json* v = Checker::find(value, "loss")) wan.loss = read_loss(check, *v, child(pointer, "loss"));
+  return wan;
+}
+
 NetworkSpec read_network(const Checker& check, const json& value, const std::string& pointer,
                          const std::string& source) {
   check.object(value, pointer, {"topology", "topology_options", "placement", "link", "switch",
-                                 "transport", "ns3_defaults"});
+                                 "transport", "ns3_defaults", "wan"});
   NetworkSpec network;
   network.topology = check.string(check.require(value, pointer, "topology", "a topology name"),
                                   child(pointer, "topology"));
@@ -670,6 +780,9 @@ NetworkSpec read_network(const Checker& check, const json& value, const std::str
   }
   if (const json* v = Checker::find(value, "switch")) {
     network.switches = read_switch(check, *v, child(pointer, "switch"));
+  }
+  if (const json* v = Checker::find(value, "wan")) {
+    network.wan = read_wan(check, *v, child(pointer, "wan"), source);
   }
   return network;
 }

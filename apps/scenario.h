@@ -144,6 +144,41 @@ struct Ns3Default {
   std::string value;  // as ns-3 reads it from text ("10")
 };
 
+// /network/wan/fade: exponential clear spells and fades.
+struct FadeSpec {
+  int64_t mean_clear_ns = 0;
+  int64_t mean_fade_ns = 0;
+  double rate_factor = 0;  // 0: out while faded
+  int64_t recovery_ns = 0;
+};
+
+// /network/wan/loss: Gilbert-Elliott, in percent as netem's `loss gemodel p r 1-h 1-k`.
+struct LossSpec {
+  double p = 0, r = 100, one_minus_h = 100, one_minus_k = 0;
+};
+
+// /network/wan/budget: a link budget that gives the rate (Shannon capacity).
+struct BudgetSpec {
+  double bandwidth_hz = 0;
+  double snr_db = 0;
+};
+
+// /network/wan: the wide-area link of topology edge-cloud.
+struct WanSpec {
+  std::string model;                    // a wide-area link model name (the bridge's registry)
+  uint64_t uplink_bps = 0;              // edge -> cloud; 0 with a budget
+  uint64_t downlink_bps = 0;            // cloud -> edge
+  std::string rate_text;                // as written, for display ("20Mbps / 100Mbps")
+  std::optional<BudgetSpec> budget;     // instead of rates
+  std::vector<std::pair<std::string, std::string>> attributes;  // the path's ns-3 Attributes
+  std::string trace;                    // as written; model trace only
+  std::string trace_path;               // resolved against the scenario's folder
+  bool hold = false;                    // outage "hold": packets wait; else "drop"
+  std::optional<FadeSpec> fade;         // written
+  bool fade_off = false;                // "fade": false
+  std::optional<LossSpec> loss;
+};
+
 struct NetworkSpec {
   std::string topology;  // a topology name (the bridge's registry)
   LinkSpec link;
@@ -153,6 +188,7 @@ struct NetworkSpec {
   // /network/topology_options: the topology's sizes by name, checked against the topology.
   std::vector<std::pair<std::string, uint32_t>> topology_options;
   PlacementSpec placement;
+  std::optional<WanSpec> wan;
 };
 
 // One entry of /collectives: the algorithm of an operation and its Attributes.

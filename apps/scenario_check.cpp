@@ -4,10 +4,14 @@
 #include "apps/registered.h"
 #include "bridge/collective_ops.h"
 #include "bridge/network_registry.h"
+#include "bridge/wan_models.h"
 
 #include <ns3/attribute-check.h>
 #include <ns3/collective-helper.h>
+#include <ns3/trace-condition.h>
+#include <ns3/varying-link-helper.h>
 
+#include <fstream>
 #include <map>
 
 namespace uniference {
@@ -36,6 +40,7 @@ const std::map<std::string, std::string>& attributes_set_by_keys() {
       {"ns3::TcpSocket::SegmentSize", "/network/transport/segment_size"},
       {"ns3::TcpSocket::SndBufSize", "/network/transport/snd_buf"},
       {"ns3::TcpSocket::RcvBufSize", "/network/transport/rcv_buf"},
+      {"ns3::VaryingLinkChannel::OutageMode", "/network/wan/outage"},
   };
   return keys;
 }
@@ -94,6 +99,81 @@ void check_fabric(const Scenario& scenario, uint32_t ranks, NetworkConfig& net) 
   throw ScenarioError(source, pointer, shape.problem);
 }
 
+// /network/wan: the wide-area link of topology edge-cloud, which needs one and alone takes one.
+void check_wan(const Scenario& scenario, NetworkConfig& net) {
+  const std::string& source = scenario.source;
+  const std::optional<WanSpec>& spec = scenario.network.wan;
+  const bool edge_cloud = net.topology == "edge-cloud";
+  if (!spec) {
+    if (edge_cloud) {
+      throw ScenarioError(source, "/network/wan",
+                          "missing; topology 'edge-cloud' joins its sites by a wide-area link: "
+                          "give its model (one of " + quoted_list(wan_models().names()) +
+                              ") and rate");
+    }
+    return;
+  }
+  if (!edge_cloud) {
+    throw ScenarioError(source, "/network/wan",
+                        "applies to topology 'edge-cloud' only; this scenario's is '" +
+                            net.topology + "'");
+  }
+  const WanModel& model = registered(wan_models(), spec->model, source, "/network/wan/model");
+  WanConfig& wan = net.wan;
+  wan.model = model.name;
+  if (spec->budget) {
+    const ns3::DataRate rate =
+        ns3::VaryingLinkHelper::ShannonRate(spec->budget->bandwidth_hz, spec->budget->snr_db);
+    if (rate.GetBitRate() == 0) {
+      throw ScenarioError(source, "/network/wan/budget",
+                          "gives no rate: bandwidth x log2(1 + SNR) is below 1 bit/s");
+    }
+    wan.uplink = wan.downlink = rate;
+  } else {
+    wan.uplink = ns3::DataRate(spec->uplink_bps);
+    wan.downlink = ns3::DataRate(spec->downlink_bps);
+  }
+  const ns3::TypeId condition = ns3::TypeId::LookupByName(model.condition);
+  for (const auto& [name, value] : spec->attributes) {
+    const std::string pointer = child("/network/wan/attributes", name);
+    if (name == "File") {
+      throw ScenarioError(source, pointer, "give the trace file as /network/wan/trace");
+    }
+    const std::string problem = ns3::CheckAttributeValue(condition, name, value);
+    if (!problem.empty()) throw ScenarioError(source, pointer, problem);
+    wan.attributes.emplace_back(name, value);
+  }
+  if (model.name == "trace") {
+    if (spec->trace.empty()) {
+      throw ScenarioError(source, "/network/wan/trace",
+                          "missing; model 'trace' replays a CSV file (time_s,delay_ms,rate_mbps)");
+    }
+    std::ifstream in(spec->trace_path);
+    if (!in) throw ScenarioError(source, "/network/wan/trace", "cannot read " + spec->trace_path);
+    std::vector<ns3::TraceCondition::Sample> samples;
+    const std::string problem = ns3::TraceCondition::Parse(in, spec->trace_path, samples);
+    if (!problem.empty()) throw ScenarioError(source, "/network/wan/trace", problem);
+    wan.attributes.emplace_back("File", spec->trace_path);
+  } else if (!spec->trace.empty()) {
+    throw ScenarioError(source, "/network/wan/trace",
+                        "applies to model 'trace' only; this link's is '" + model.name + "'");
+  }
+  wan.hold = spec->hold;
+  wan.no_fade = spec->fade_off;
+  if (spec->fade) {
+    FadeConfig fade;
+    fade.mean_clear_s = double(spec->fade->mean_clear_ns) * 1e-9;
+    fade.mean_fade_s = double(spec->fade->mean_fade_ns) * 1e-9;
+    fade.rate_factor = spec->fade->rate_factor;
+    fade.recovery = ns3::NanoSeconds(spec->fade->recovery_ns);
+    wan.fade = fade;
+  }
+  if (spec->loss) {
+    wan.loss = LossConfig{spec->loss->p / 100, spec->loss->r / 100, spec->loss->one_minus_h / 100,
+                          spec->loss->one_minus_k / 100};
+  }
+}
+
 NetworkConfig checked_network(const Scenario& scenario, uint32_t ranks) {
   const std::string& source = scenario.source;
   const NetworkSpec& spec = scenario.network;
@@ -124,6 +204,7 @@ NetworkConfig checked_network(const Scenario& scenario, uint32_t ranks) {
                   spec.link.shaper->limit};
   }
   check_fabric(scenario, ranks, net);
+  check_wan(scenario, net);
   net.mtu = spec.link.mtu;
   net.tcp_variant = registered(tcp_variants(), spec.transport.tcp_variant, source,
                                "/network/transport/tcp_variant")

@@ -175,6 +175,33 @@ double utilisation(int64_t busy_ps, int64_t length_ps) {
   return double(uint64_t(ppm)) / 1e6;
 }
 
+// Outages of links that have them (a satellite's handovers, a blocked beam): one track per
+// link on the network process, after the message lanes, a slice "outage" (category "link")
+// per outage.
+void add_link_outages(const RunRecord& record, std::vector<Event>& header,
+                      std::vector<Event>& timed, int64_t& slice_index) {
+  constexpr int kFirstOutageTid = 1 << 20;  // past any message lane
+  std::map<std::string, int> tid_of;
+  for (const LinkOutage& outage : record.outages) {
+    auto [it, added] = tid_of.emplace(outage.link, kFirstOutageTid + int(tid_of.size()));
+    if (added) {
+      header.push_back(metadata("thread_name", kNetworkPid, it->second,
+                                {{"name", "outages: " + outage.link}}));
+      header.push_back(metadata("thread_sort_index", kNetworkPid, it->second,
+                                {{"sort_index", it->second}}));
+    }
+    Slice slice;
+    slice.name = "outage";
+    slice.category = "link";
+    slice.start_ns = outage.start_ns;
+    slice.end_ns = std::max(outage.start_ns, outage.end_ns);
+    slice.pid = kNetworkPid;
+    slice.tid = it->second;
+    slice.index = slice_index++;
+    add_slice(slice, timed);
+  }
+}
+
 // One counter per link direction on the network process ("ph": "C", category "link"), a
 // sample at the start of each interval whose values differ from the one before, and a zero
 // at the run's end so the last interval has an end. Args: the interval's bytes and its
@@ -389,8 +416,11 @@ std::vector<Event> build_events(const RunRecord& record, const std::string& titl
     }
   }
 
-  if (record.messages.empty() && !record.links.links.empty()) add_network_process(record, header);
+  if (record.messages.empty() && (!record.links.links.empty() || !record.outages.empty())) {
+    add_network_process(record, header);
+  }
   add_link_counters(record, timed);
+  add_link_outages(record, header, timed, slice_index);
 
   std::sort(timed.begin(), timed.end(), [](const Event& a, const Event& b) {
     return std::make_tuple(a.ts_ns, a.pid, a.tid, int(a.slot), a.order1, a.order2) <

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,6 +38,38 @@ struct ShaperConfig {
   ns3::DataRate rate = ns3::DataRate(0);  // 0: no shaper
   uint32_t burst = 0;                     // bucket, bytes
   uint32_t limit = 0;                     // queue, bytes
+};
+
+// Fades of a wide-area link (rain on a satellite path, blockage of a sub-THz beam):
+// exponential clear spells and fades (ns3::FadeCondition).
+struct FadeConfig {
+  double mean_clear_s = 0;  // mean clear spell, 1 / (fades per clear second)
+  double mean_fade_s = 0;   // mean fade
+  double rate_factor = 0;   // rate while faded, as a fraction; 0: the link is out
+  ns3::Time recovery;       // out after a fade that took the link out (beam recovery)
+};
+
+// Gilbert-Elliott loss on both ends of a wide-area link, as netem's `loss gemodel p r 1-h 1-k`
+// (as fractions, where netem takes percent).
+struct LossConfig {
+  double p = 0;             // good -> bad, per packet
+  double r = 1;             // bad -> good
+  double loss_in_bad = 1;   // 1-h
+  double loss_in_good = 0;  // 1-k
+};
+
+// The wide-area link of topology "edge-cloud", between the edge site's router and the cloud
+// site's (ns3::EdgeCloudHelper, ns3::VaryingLinkChannel).
+struct WanConfig {
+  std::string model;  // a name of wan_models(); empty: none
+  ns3::DataRate uplink = ns3::DataRate(0);    // edge -> cloud
+  ns3::DataRate downlink = ns3::DataRate(0);  // cloud -> edge
+  // The path condition's ns-3 Attributes, over the model's own defaults.
+  std::vector<std::pair<std::string, std::string>> attributes;
+  bool hold = false;  // packets sent during an outage wait for its end; else they are lost
+  std::optional<FadeConfig> fade;  // none: the model's default fade, if it has one
+  bool no_fade = false;            // the model's default fade turned off
+  std::optional<LossConfig> loss;
 };
 
 struct NetworkConfig {
@@ -66,6 +99,7 @@ struct NetworkConfig {
   std::map<std::string, uint32_t> topology_options;
   // placement[r] is the endpoint rank r sits on; empty: rank r on endpoint r ("packed").
   std::vector<uint32_t> placement;
+  WanConfig wan;
 };
 
 }  // namespace uniference

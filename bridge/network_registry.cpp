@@ -1,5 +1,6 @@
 #include "bridge/network_registry.h"
 
+#include "bridge/topologies/edge_cloud_topology.h"
 #include "bridge/topologies/star_routed_topology.h"
 #include "bridge/topologies/star_topology.h"
 #include "bridge/topologies/fat_tree_topology.h"
@@ -35,7 +36,8 @@ const NamedRegistry<Topology>& topologies() {
   static const NamedRegistry<Topology> registry("topology",
                                                 {star_topology(), star_routed_topology(),
                                                  fat_tree_topology(), leaf_spine_topology(),
-                                                 rail_optimised_topology(), two_tier_topology()});
+                                                 rail_optimised_topology(), two_tier_topology(),
+                                                 edge_cloud_topology()});
   return registry;
 }
 

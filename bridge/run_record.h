@@ -72,6 +72,13 @@ struct LinkActivity {
   uint64_t links_omitted = 0;  // busy directions left out by the cap (the least busy ones)
 };
 
+// A time a link with outages (a satellite handover, a blocked beam) carried nothing.
+struct LinkOutage {
+  std::string link;  // "node 4 <-> node 5": the link's two nodes
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+};
+
 struct RunRecord {
   // "": simulated; else the backend a deployment ran on ("gloo", "nccl"), its times real
   // (nanoseconds since every rank had loaded its weights).
@@ -89,6 +96,7 @@ struct RunRecord {
   std::vector<Span> spans;
   std::vector<NetMessage> messages;
   LinkActivity links;
+  std::vector<LinkOutage> outages;  // in time order, within the run
 
   // The times of one prompt's tokens, in order.
   std::vector<int64_t> prompt_token_times(int64_t prompt) const;

@@ -45,6 +45,8 @@ class RunRecorder {
 
   // The network's link activity, once the run is over (bridge/link_sampler.h).
   void links(LinkActivity activity) { record_.links = std::move(activity); }
+  // The outages of links that have them, once the run is over (bridge/link_outages.h).
+  void outages(std::vector<LinkOutage> outages) { record_.outages = std::move(outages); }
 
   // The rank producing `prompt`'s tokens knew token `token` of it at `ns`.
   void token(int64_t prompt, int64_t token, int64_t ns);

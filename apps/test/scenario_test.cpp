@@ -174,7 +174,7 @@ TEST(Scenario, UnknownKeysAreErrors) {
       expect_error(with(quickstart(), "/network/lnk", json::object()), "/network/lnk");
   EXPECT_EQ(e.detail(),
             "unknown key (did you mean \"link\"?); known keys here: topology, topology_options, "
-            "placement, link, switch, transport, ns3_defaults");
+            "placement, link, switch, transport, ns3_defaults, wan");
   expect_error(with(quickstart(), "/modle", json::object()), "/modle");
   expect_error(with(quickstart(), "/network/link/latency", "1ms"), "/network/link/latency");
   expect_error(with(quickstart(), "/outputs/pcapng", true), "/outputs/pcapng");
@@ -471,6 +471,10 @@ json document_for(const std::string& pointer) {
     return with(quickstart(), "/network/link/shaper",
                 {{"rate", "100Mbps"}, {"burst", 12500}, {"limit", 75000}});
   }
+  if (pointer.rfind("/network/wan/budget", 0) == 0) {
+    return read_json(kScenariosDir + "/edge-cloud-thz.json");
+  }
+  if (pointer.rfind("/network/wan", 0) == 0) return read_json(kScenariosDir + "/edge-cloud-geo.json");
   if (pointer.rfind("/workload/disaggregation", 0) == 0) {
     return with(read_json(kScenariosDir + "/serving.json"), "/workload/disaggregation",
                 {{"prefill", 1}, {"decode", 1}});
