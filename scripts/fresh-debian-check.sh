@@ -5,7 +5,8 @@
 #   ./scripts/setup.sh && ./scripts/build.sh && ./build/apps/uniference run scenarios/quickstart.json
 #   ./scripts/test.sh
 # Needs root (debootstrap, mount, chroot). The root lives under build-fresh-debian/ (ignored)
-# and is always unmounted and removed on exit, failure or Ctrl-C.
+# and is always unmounted and removed on exit, failure or Ctrl-C. With CCACHE_DIR set, that
+# compiler cache is shared with the root's builds.
 #
 # Usage: scripts/fresh-debian-check.sh [--worktree]
 #   default     copy the committed tree (git archive HEAD): what a clean clone holds
@@ -15,6 +16,10 @@ cd "$(dirname "$0")/.."
 repo=$(pwd -P)
 
 source_mode=head
+# With CCACHE_DIR set, the root's builds share that compiler cache (bind-mounted), so a build
+# after this check (CI's host stage) reuses the objects compiled here. The check itself still
+# starts from whatever the cache holds: empty in CI, where .ci/run makes a new one.
+shared_ccache=${CCACHE_DIR:-}
 case "${1:-}" in
     "") ;;
     --worktree) source_mode=worktree ;;
@@ -160,9 +165,12 @@ stage() {
     return "$rc"
 }
 
-# Inside the root, as root, with a login-like clean environment (nothing from the host's).
+# Inside the root, as root, with a login-like clean environment (nothing from the host's but
+# the shared compiler cache, when there is one).
 in_root() {
-    chroot "$root" /usr/bin/env -i HOME=/root TERM="${TERM:-dumb}" \
+    local cache=()
+    [ -z "$shared_ccache" ] || cache=(CCACHE_DIR=/root/ccache-shared)
+    chroot "$root" /usr/bin/env -i HOME=/root TERM="${TERM:-dumb}" "${cache[@]}" \
         PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         /bin/bash -c "cd /root/uniference-ns3 && $1"
 }
@@ -181,6 +189,10 @@ mount_root() {
     # apt and dpkg want a pty; libtorch and gloo may use POSIX shared memory.
     mount --bind /dev/pts "$root/dev/pts"
     mount -t tmpfs -o mode=1777 shm "$root/dev/shm"
+    if [ -n "$shared_ccache" ]; then
+        mkdir -p "$shared_ccache" "$root/root/ccache-shared"
+        mount --bind "$shared_ccache" "$root/root/ccache-shared"
+    fi
 }
 
 copy_repo() {

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(ns3 libns3-dev libgsl-dev libxml2-dev libsqlite3-dev libtorch-dev libgloo-dev libboost-fiber-dev
-          nlohmann-json3-dev libgtest-dev cmake g++ make gnuplot-nox)
+          nlohmann-json3-dev libgtest-dev cmake g++ make gnuplot-nox ccache)
 
 missing=()
 for p in "${packages[@]}"; do
