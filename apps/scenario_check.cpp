@@ -195,6 +195,11 @@ NetworkConfig checked_network(const Scenario& scenario, uint32_t ranks) {
   net.link_rate = ns3::DataRate(spec.link.rate_bps);
   net.link_delay = ns3::NanoSeconds(spec.link.delay_ns);
   if (spec.link.shaper) {
+    if (net.topology != "star" && net.topology != "star-routed") {
+      throw ScenarioError(source, "/network/link/shaper",
+                          "applies to topologies star and star-routed only; this scenario's is '" +
+                              net.topology + "'");
+    }
     if (net.transport != "tcp") {
       throw ScenarioError(source, "/network/link/shaper",
                           "applies to transport tcp only (a tbf shaper on Ethernet or IP "

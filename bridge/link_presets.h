@@ -32,6 +32,8 @@ inline const NamedRegistry<LinkPreset>& link_presets() {
           {"25gbe", "25 Gigabit Ethernet: 25 Gbit/s, 500 ns (100 m of fibre)", "25Gbps", "500ns"},
           {"100gbe", "100 Gigabit Ethernet: 100 Gbit/s, 500 ns (100 m of fibre)", "100Gbps",
            "500ns"},
+          {"wifi6", "Wi-Fi 6 (802.11ax) at HE MCS 7, 20 MHz, one stream: 86 Mbit/s, stations 10 m "
+                    "apart (33 ns)", "86Mbps", "33ns"},
       });
   return registry;
 }

@@ -4,9 +4,11 @@
 #include "bridge/topologies/star_routed_topology.h"
 #include "bridge/topologies/star_topology.h"
 #include "bridge/topologies/fat_tree_topology.h"
+#include "bridge/topologies/lte_cell_topology.h"
 #include "bridge/topologies/leaf_spine_topology.h"
 #include "bridge/topologies/rail_optimised_topology.h"
 #include "bridge/topologies/two_tier_topology.h"
+#include "bridge/topologies/wifi_cell_topology.h"
 
 #include <ns3/rdma-congestion-control.h>
 
@@ -37,7 +39,8 @@ const NamedRegistry<Topology>& topologies() {
                                                 {star_topology(), star_routed_topology(),
                                                  fat_tree_topology(), leaf_spine_topology(),
                                                  rail_optimised_topology(), two_tier_topology(),
-                                                 edge_cloud_topology()});
+                                                 edge_cloud_topology(), wifi_cell_topology(),
+                                                 lte_cell_topology()});
   return registry;
 }
 
@@ -45,7 +48,7 @@ const NamedRegistry<TransportKind>& transport_kinds() {
   static const NamedRegistry<TransportKind> registry(
       "transport",
       {{"tcp", "framed messages over ns-3 TCP, one connection per ordered pair",
-        {"ethernet", "point-to-point"}},
+        {"ethernet", "point-to-point", "wifi"}},
        {"rdma", "reliable-connection queue pairs over the InfiniBand-like fabric "
                 "(link model ib): MTU segmentation, credits, no loss",
         {"ib"}}});
@@ -60,7 +63,9 @@ const NamedRegistry<LinkModel>& link_models() {
               "/network/link/ib_mtu payload, credit-based flow control per virtual lane"},
        {"ethernet",
         "full-duplex Ethernet: rate, delay, MTU; 14-byte header, FCS, preamble and "
-        "inter-frame gap timed on the wire (38 bytes per frame)"}});
+        "inter-frame gap timed on the wire (38 bytes per frame)"},
+       {"wifi", "ns-3's 802.11ax Wi-Fi (Yans PHY, log-distance path loss, ad hoc MAC): the rate "
+                "picks the HE MCS, the delay the distance between stations"}});
   return registry;
 }
 
@@ -158,6 +163,29 @@ TopologyShape topology_shape(const NetworkConfig& config, uint32_t ranks) {
       shape.problem = "topology '" + topology.name +
                       "' puts every rank on an endpoint of its own, all alike; placement must "
                       "be \"packed\"";
+      break;
+    }
+  }
+  return shape;
+}
+
+TopologyShape split_shape(const NetworkConfig& config, uint32_t ranks, const std::string& option,
+                          uint32_t first, const std::string& split, uint32_t max_hops) {
+  TopologyShape shape;
+  shape.endpoints = ranks;
+  shape.max_hops = max_hops;
+  const std::string topology = "topology '" + config.topology + "' ";
+  if (first >= ranks) {
+    shape.option = option;
+    shape.problem = topology + split + "; with " + std::to_string(ranks) + " ranks, " + option +
+                    " must be below " + std::to_string(ranks) + ", found " + std::to_string(first);
+    return shape;
+  }
+  for (uint32_t r = 0; r < config.placement.size(); ++r) {
+    if (config.placement[r] != r) {
+      shape.problem = topology + "places ranks by topology_options/" + option +
+                      "; placement must be \"packed\"";
+      shape.placement_rank = int(r);
       break;
     }
   }

@@ -88,6 +88,14 @@ std::string default_link_model(const Topology& topology, const std::string& tran
 // not fit, a placement on endpoints that do not exist or that repeats one) if any.
 TopologyShape topology_shape(const NetworkConfig& config, uint32_t ranks);
 
+// The shape of a topology that splits the ranks in two by an option (edge-cloud's "edge",
+// lte-cell's "devices"): the first `first` ranks in one group, the rest in the other. A
+// split that leaves the second group empty is a problem at the option, and a placement
+// other than "packed" one at the placement. `split` says what the option does ("puts the
+// first 'edge' ranks at the edge and the rest in the cloud").
+TopologyShape split_shape(const NetworkConfig& config, uint32_t ranks, const std::string& option,
+                          uint32_t first, const std::string& split, uint32_t max_hops);
+
 // What a collective preset may know of the network of `ranks` ranks: the endpoint link's
 // rate, delay, packet and header sizes, and the hops of the longest path between ranks.
 LinkFacts link_facts(const NetworkConfig& config, uint32_t ranks);

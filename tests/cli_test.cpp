@@ -1,6 +1,7 @@
 // The uniference binary end to end: determinism of modeled runs, and bad scenarios
 // that exit with code 2, name the JSON path, and leave no output behind.
 #include "apps/test/test_dir.h"
+#include "tests/cli_support.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -14,32 +15,7 @@
 namespace uniference {
 namespace {
 
-struct Result {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
-
-Result run_command(const std::string& program, const std::string& args) {
-  std::string command = program + " " + args + " 2>&1";
-  Result result;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
-  int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
-
-Result run_uniference(const std::string& args) { return run_command(UNIFERENCE_BINARY, args); }
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
+using namespace cli;
 
 std::string quickstart() { return std::string(UNIFERENCE_SCENARIOS_DIR) + "/quickstart.json"; }
 

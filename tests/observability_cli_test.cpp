@@ -2,6 +2,7 @@
 // the fat-tree RDMA scenario, pcap files and flowmon.xml on the TCP quickstart, and the
 // refusal of pcap and FlowMonitor on the RDMA fabric (exit code 2, the pointer named).
 #include "apps/test/test_dir.h"
+#include "tests/cli_support.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -16,34 +17,7 @@
 namespace uniference {
 namespace {
 
-struct Result {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
-
-Result run_uniference(const std::string& args) {
-  const std::string command = std::string(UNIFERENCE_BINARY) + " " + args + " 2>&1";
-  Result result;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
-  const int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
-
-std::string scenario(const std::string& name) {
-  return std::string(UNIFERENCE_SCENARIOS_DIR) + "/" + name;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
+using namespace cli;
 
 TEST(ObservabilityCli, FatTreeTraceHasLinkCountersWithinOneLineRate) {
   TestDir dir;

@@ -1,5 +1,7 @@
 #include "bridge/topologies/edge_cloud_topology.h"
 
+#include "bridge/topologies/tcp_star.h"
+
 #include "bridge/wan_models.h"
 
 #include <ns3/double.h>
@@ -7,7 +9,6 @@
 #include <ns3/enum.h>
 #include <ns3/nstime.h>
 #include <ns3/string.h>
-#include <ns3/tcp-cubic.h>
 #include <ns3/uinteger.h>
 #include <ns3/varying-link-channel.h>
 
@@ -67,37 +68,16 @@ std::vector<ns3::Ptr<ns3::MessageTransport>> build_edge_cloud(const NetworkConfi
   sites.SetLanAttribute("Delay", ns3::TimeValue(config.link_delay));
   sites.SetLanAttribute("Mtu", ns3::UintegerValue(config.mtu));
   configure_wan(sites.GetWan(), config);
-  sites.SetTcpVariant(config.tcp_variant == ns3::TypeId() ? ns3::TcpCubic::GetTypeId()
-                                                          : config.tcp_variant);
-  sites.SetTransportAttribute("SegmentSize", ns3::UintegerValue(config.segment_size));
-  sites.SetTransportAttribute("SndBufSize", ns3::UintegerValue(config.snd_buf));
-  sites.SetTransportAttribute("RcvBufSize", ns3::UintegerValue(config.rcv_buf));
+  configure_tcp_endpoints(sites, config);
   const uint32_t edge = edge_ranks(config);
   sites.Install(edge, ranks - edge);
   return sites.GetTransports();
 }
 
 TopologyShape edge_cloud_shape(const NetworkConfig& config, uint32_t ranks) {
-  TopologyShape shape;
-  shape.endpoints = ranks;
-  shape.max_hops = 3;  // endpoint, edge router, cloud router, endpoint
-  const uint32_t edge = edge_ranks(config);
-  if (edge >= ranks) {
-    shape.option = "edge";
-    shape.problem = "topology 'edge-cloud' puts the first 'edge' ranks at the edge and the rest "
-                    "in the cloud; with " + std::to_string(ranks) + " ranks, edge must be below " +
-                    std::to_string(ranks) + ", found " + std::to_string(edge);
-    return shape;
-  }
-  for (uint32_t r = 0; r < config.placement.size(); ++r) {
-    if (config.placement[r] != r) {
-      shape.problem = "topology 'edge-cloud' places ranks by topology_options/edge; placement "
-                      "must be \"packed\"";
-      shape.placement_rank = int(r);
-      break;
-    }
-  }
-  return shape;
+  // Endpoint, edge router, cloud router, endpoint.
+  return split_shape(config, ranks, "edge", edge_ranks(config),
+                     "puts the first 'edge' ranks at the edge and the rest in the cloud", 3);
 }
 
 }  // namespace

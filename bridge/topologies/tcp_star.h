@@ -1,5 +1,7 @@
-// What the two TCP stars share: StarNetworkHelper (routed) and SwitchedStarHelper (layer 2)
-// take the same calls, so one function configures and installs either from the config.
+// What the TCP topologies share. Every helper that builds ranks with TCP transports takes
+// SetTcpVariant and SetTransportAttribute, so one function sets the config's TCP on any of
+// them; StarNetworkHelper (routed) and SwitchedStarHelper (layer 2) take the same calls
+// altogether, so one function configures and installs either star.
 #pragma once
 
 #include "bridge/network_config.h"
@@ -19,8 +21,18 @@ namespace uniference {
 
 inline constexpr uint32_t kEthernetHeader = 14;
 
-// Link rate, delay and MTU, the shaper if any, the TCP variant (Cubic unless named) and the
-// transports' segment and buffer sizes; then `ranks` endpoints. Entry r is rank r's transport.
+// The TCP variant (Cubic unless named) and the transports' segment and buffer sizes.
+template <typename Helper>
+void configure_tcp_endpoints(Helper& helper, const NetworkConfig& config) {
+  helper.SetTcpVariant(config.tcp_variant == ns3::TypeId() ? ns3::TcpCubic::GetTypeId()
+                                                           : config.tcp_variant);
+  helper.SetTransportAttribute("SegmentSize", ns3::UintegerValue(config.segment_size));
+  helper.SetTransportAttribute("SndBufSize", ns3::UintegerValue(config.snd_buf));
+  helper.SetTransportAttribute("RcvBufSize", ns3::UintegerValue(config.rcv_buf));
+}
+
+// Link rate, delay and MTU, the shaper if any, and the TCP (configure_tcp_endpoints); then
+// `ranks` endpoints. Entry r is rank r's transport.
 template <typename StarHelper>
 std::vector<ns3::Ptr<ns3::MessageTransport>> install_tcp_star(StarHelper& star,
                                                               const NetworkConfig& config,
@@ -28,11 +40,7 @@ std::vector<ns3::Ptr<ns3::MessageTransport>> install_tcp_star(StarHelper& star,
   star.SetLinkAttribute("DataRate", ns3::DataRateValue(config.link_rate));
   star.SetLinkAttribute("Delay", ns3::TimeValue(config.link_delay));
   star.SetDeviceAttribute("Mtu", ns3::UintegerValue(config.mtu));
-  star.SetTcpVariant(config.tcp_variant == ns3::TypeId() ? ns3::TcpCubic::GetTypeId()
-                                                         : config.tcp_variant);
-  star.SetTransportAttribute("SegmentSize", ns3::UintegerValue(config.segment_size));
-  star.SetTransportAttribute("SndBufSize", ns3::UintegerValue(config.snd_buf));
-  star.SetTransportAttribute("RcvBufSize", ns3::UintegerValue(config.rcv_buf));
+  configure_tcp_endpoints(star, config);
   if (config.shaper.rate.GetBitRate() > 0) {
     // Linux's tbf on an Ethernet device charges each packet's 14-byte Ethernet header too;
     // the simulated discs charge the IP packet on both ends. Slowed by 1500/1514 (for the

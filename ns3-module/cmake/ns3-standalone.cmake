@@ -10,7 +10,8 @@ if(NOT ns3_FOUND)
 endif()
 
 # ns-3 3.37 exports its modules as ns3::lib<module>; from 3.43 on as ns3::<module>.
-foreach(module core network internet point-to-point point-to-point-layout applications traffic-control)
+foreach(module core network internet point-to-point point-to-point-layout applications traffic-control
+               wifi mobility lte)
   if(TARGET ns3::lib${module})
     set(lib${module} ns3::lib${module})
   elseif(TARGET ns3::${module})

@@ -12,7 +12,6 @@
 #include "ns3/ipv4-global-routing-helper.h"
 #include "ns3/point-to-point-channel.h"
 #include "ns3/queue-size.h"
-#include "ns3/tcp-l4-protocol.h"
 #include "ns3/varying-link-channel.h"
 
 namespace ns3
@@ -85,15 +84,7 @@ EdgeCloudHelper::Install(uint32_t edge, uint32_t cloud)
     Ipv4AddressHelper("10.2.0.0", "255.255.255.0").Assign(wan);
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
 
-    if (m_tcpVariant.GetUid() != 0)
-    {
-        NodeContainer all(routers, m_endpoints);
-        for (uint32_t k = 0; k < all.GetN(); ++k)
-        {
-            all.Get(k)->GetObject<TcpL4Protocol>()->SetAttribute("SocketType",
-                                                                 TypeIdValue(m_tcpVariant));
-        }
-    }
+    MessageTransportHelper::SetTcpVariant(NodeContainer(routers, m_endpoints), m_tcpVariant);
     m_transports = m_transportHelper.Install(m_endpoints, addresses);
     return m_endpoints;
 }
@@ -101,12 +92,7 @@ EdgeCloudHelper::Install(uint32_t edge, uint32_t cloud)
 std::vector<Ptr<MessageTransport>>
 EdgeCloudHelper::GetTransports() const
 {
-    std::vector<Ptr<MessageTransport>> transports;
-    for (uint32_t i = 0; i < m_transports.GetN(); ++i)
-    {
-        transports.push_back(DynamicCast<MessageTransport>(m_transports.Get(i)));
-    }
-    return transports;
+    return MessageTransportHelper::GetTransports(m_transports);
 }
 
 Ptr<VaryingLinkChannel>

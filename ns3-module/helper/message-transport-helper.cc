@@ -8,6 +8,7 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/nstime.h"
+#include "ns3/tcp-l4-protocol.h"
 #include "ns3/tcp-message-transport.h"
 
 namespace ns3
@@ -48,6 +49,30 @@ MessageTransportHelper::Install(const NodeContainer& nodes,
         transports.Add(transport);
     }
     return transports;
+}
+
+std::vector<Ptr<MessageTransport>>
+MessageTransportHelper::GetTransports(const ApplicationContainer& installed)
+{
+    std::vector<Ptr<MessageTransport>> transports;
+    for (uint32_t i = 0; i < installed.GetN(); ++i)
+    {
+        transports.push_back(DynamicCast<MessageTransport>(installed.Get(i)));
+    }
+    return transports;
+}
+
+void
+MessageTransportHelper::SetTcpVariant(const NodeContainer& nodes, TypeId variant)
+{
+    if (variant.GetUid() == 0)
+    {
+        return;
+    }
+    for (uint32_t k = 0; k < nodes.GetN(); ++k)
+    {
+        nodes.Get(k)->GetObject<TcpL4Protocol>()->SetAttribute("SocketType", TypeIdValue(variant));
+    }
 }
 
 } // namespace ns3

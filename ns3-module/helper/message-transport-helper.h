@@ -8,8 +8,10 @@
 #include "ns3/application-container.h"
 #include "ns3/attribute.h"
 #include "ns3/ipv4-address.h"
+#include "ns3/message-transport.h"
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
+#include "ns3/type-id.h"
 
 #include <string>
 #include <vector>
@@ -50,6 +52,19 @@ class MessageTransportHelper
      */
     ApplicationContainer Install(const NodeContainer& nodes,
                                  const std::vector<Ipv4Address>& addresses) const;
+
+    /**
+     * \param installed what Install returned
+     * \return its transports, in node order
+     */
+    static std::vector<Ptr<MessageTransport>> GetTransports(const ApplicationContainer& installed);
+
+    /**
+     * \brief Choose the TCP congestion control of every node (its TcpL4Protocol's SocketType).
+     * \param nodes nodes with an Internet stack
+     * \param variant a subclass of ns3::TcpCongestionOps; an unset TypeId leaves ns-3's default
+     */
+    static void SetTcpVariant(const NodeContainer& nodes, TypeId variant);
 
   private:
     ObjectFactory m_factory; //!< Creates the transports

@@ -1,45 +1,25 @@
-// Topology edge-cloud and its wide-area link (/network/wan) through the uniference binary:
-// split inference over a GEO hop takes the round trip per token and gives the tokens a star
-// gives, a LEO pass's handover outages appear in the trace, and bad wide-area keys exit with
-// code 2 naming their JSON pointer. Expected times come from the orbit, not from the code.
+// Edge links through the uniference binary. Topology edge-cloud and its wide-area link
+// (/network/wan): split inference over a GEO hop takes the round trip per token and gives the
+// tokens a star gives, a LEO pass's handover outages appear in the trace, and bad wide-area
+// keys exit with code 2 naming their JSON pointer. Topology wifi-cell: tensor parallelism over
+// ns-3's Wi-Fi gives the star's tokens, no sooner than the air can carry its bytes. Topology
+// lte-cell: a split over ns-3's LTE gives the star's tokens, each no sooner than the backhaul
+// allows. Expected times come from the orbit, the PHY rate and the delays, not from the code.
 #include "apps/test/test_dir.h"
+#include "tests/cli_support.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <sys/wait.h>
 
-#include <cstdio>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 namespace uniference {
 namespace {
 
+using namespace cli;
 using nlohmann::json;
-
-struct Result {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
-
-Result run_uniference(const std::string& args) {
-  const std::string command = std::string(UNIFERENCE_BINARY) + " " + args + " 2>&1";
-  Result result;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
-  const int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
-
-std::string scenario(const std::string& name) {
-  return std::string(UNIFERENCE_SCENARIOS_DIR) + "/" + name;
-}
 
 json read_json(const std::string& path) {
   std::ifstream in(path);
@@ -52,6 +32,16 @@ std::string write_scenario(const TestDir& dir, const std::string& name, json doc
   const std::string path = dir / (name + ".json");
   std::ofstream(path) << document.dump(2);
   return path;
+}
+
+// The tokens `document` generates on a 1 Gbit/s star instead of its own network: the network
+// decides when tokens come, never which.
+json star_tokens(const TestDir& dir, json document) {
+  document["network"] = {{"topology", "star"}, {"link", {{"rate", "1Gbps"}, {"delay", "50us"}}}};
+  Result run = run_uniference("run " + write_scenario(dir, "star", document) + " --quiet --out " +
+                              (dir / "star-out"));
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  return read_json(dir / "star-out/results.json")["tokens"];
 }
 
 // One way through a geostationary bent pipe overhead: up 35,786 km and down again.
@@ -81,14 +71,7 @@ TEST(EdgeCloud, GeoSplitTakesTheRoundTripPerTokenAndGeneratesTheStarsTokens) {
     EXPECT_LE(step, round_trips * 2 * kGeoOneWay * 1.02) << "token " << i;
   }
 
-  // The network decides when tokens come, never which.
-  json star = geo;
-  star["network"].erase("wan");
-  star["network"]["topology"] = "star";
-  Result star_run = run_uniference("run " + write_scenario(dir, "star", star) +
-                                   " --quiet --out " + (dir / "star-out"));
-  ASSERT_EQ(star_run.exit_code, 0) << star_run.output;
-  EXPECT_EQ(read_json(dir / "star-out/results.json")["tokens"], results["tokens"]);
+  EXPECT_EQ(star_tokens(dir, geo), results["tokens"]);
 }
 
 TEST(EdgeCloud, LeoHandoverOutagesAppearInTheTrace) {
@@ -112,6 +95,37 @@ TEST(EdgeCloud, LeoHandoverOutagesAppearInTheTrace) {
     EXPECT_DOUBLE_EQ(outages[k].first, 15e6 * double(k + 1));
     EXPECT_DOUBLE_EQ(outages[k].second - outages[k].first, 50e3);
   }
+}
+
+TEST(WifiCell, TensorParallelSharesTheAirAndGeneratesTheStarsTokens) {
+  TestDir dir;
+  Result run = run_uniference("run " + scenario("wifi-tp.json") + " --quiet --out " +
+                              (dir / "wifi-out"));
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const json results = read_json(dir / "wifi-out/results.json");
+  // One cell is one medium: one station transmits at a time, so every byte any rank sent
+  // took its turn on the air at no more than the PHY rate (HE MCS 7, 86 Mbit/s).
+  const double air_seconds = double(results["bytes_sent"].get<uint64_t>()) * 8 / 86e6;
+  EXPECT_GT(double(results["total_ns"].get<int64_t>()) * 1e-9, air_seconds);
+
+  EXPECT_EQ(star_tokens(dir, read_json(scenario("wifi-tp.json"))), results["tokens"]);
+}
+
+TEST(LteCell, SplitAcrossTheCellCrossesTheBackhaulPerTokenAndGeneratesTheStarsTokens) {
+  TestDir dir;
+  Result run = run_uniference("run " + scenario("lte-split.json") + " --quiet --out " +
+                              (dir / "lte-out"));
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const json results = read_json(dir / "lte-out/results.json");
+  // Each token after the first crosses the server's 10 ms link to the core twice (the
+  // server's token out, the device's activations in), and the radio on top.
+  const std::vector<int64_t> times = results["token_times_ns"].get<std::vector<int64_t>>();
+  ASSERT_EQ(times.size(), 8u);
+  for (size_t i = 1; i < times.size(); ++i) {
+    EXPECT_GT(times[i] - times[i - 1], 2 * 10'000'000) << "token " << i;
+  }
+
+  EXPECT_EQ(star_tokens(dir, read_json(scenario("lte-split.json"))), results["tokens"]);
 }
 
 struct BadKey {
@@ -161,6 +175,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadKey{"WanOnAStar", "quickstart.json",
                "/network/wan={\"model\": \"geo\", \"rate\": \"1Mbps\"}", "/network/wan",
                "applies to topology 'edge-cloud' only"},
+        BadKey{"ShaperOffTheStars", "edge-cloud-geo.json",
+               "/network/link/shaper={\"rate\": \"10Mbps\", \"burst\": 3000, \"limit\": 30000}",
+               "/network/link/shaper", "star and star-routed only"},
+        BadKey{"EveryRankAUe", "lte-split.json", "/network/topology_options={\"devices\": 2}",
+               "/network/topology_options/devices", "devices must be below 2"},
         BadKey{"EveryRankAtTheEdge", "edge-cloud-geo.json",
                "/network/topology_options={\"edge\": 2}", "/network/topology_options/edge",
                "edge must be below 2"}),

@@ -1,0 +1,48 @@
+// Running programs from the CLI tests: a command's exit code and everything it printed, the
+// uniference binary (UNIFERENCE_BINARY) and the shipped scenarios (UNIFERENCE_SCENARIOS_DIR),
+// which each test target defines.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace uniference::cli {
+
+struct Result {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+inline Result run_command(const std::string& program, const std::string& args) {
+  const std::string command = program + " " + args + " 2>&1";
+  Result result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
+  const int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+inline Result run_uniference(const std::string& args) {
+  return run_command(UNIFERENCE_BINARY, args);
+}
+
+inline std::string scenario(const std::string& name) {
+  return std::string(UNIFERENCE_SCENARIOS_DIR) + "/" + name;
+}
+
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+}  // namespace uniference::cli
