@@ -4,6 +4,7 @@
 
 #include <ns3/attribute-check.h>
 #include <ns3/config.h>
+#include <ns3/rng-seed-manager.h>
 #include <ns3/simulator.h>
 #include <ns3/string.h>
 
@@ -12,7 +13,7 @@
 namespace uniference {
 
 SimCluster::SimCluster(NetworkConfig network, KernelConfig kernel)
-    : network_(std::move(network)), kernel_(kernel) {}
+    : network_(std::move(network)), seed_(kernel.seed), kernel_(kernel) {}
 
 SimCluster::~SimCluster() {
   backend_.reset();
@@ -39,6 +40,9 @@ void SimCluster::build_network() {
     if (!problem.empty()) throw std::invalid_argument(problem);
     ns3::Config::SetDefault(name, ns3::StringValue(value));
   }
+  // ns-3's own random variables (a link's fades, Wi-Fi back-off, LTE) draw from the run the
+  // seed names, so /seed changes them as it changes everything else. Run 1 is ns-3's default.
+  ns3::RngSeedManager::SetRun(seed_);
   if (!network_.collective_preset.empty()) collective_presets().at(network_.collective_preset);
   const Topology& topology = topologies().at(network_.topology);
   const auto ranks = static_cast<uint32_t>(shards_.size());

@@ -39,6 +39,7 @@ class SimCluster {
 
  private:
   NetworkConfig network_;
+  uint64_t seed_;  // the run's seed, which also picks ns-3's random run
   Kernel kernel_;
   std::vector<Shard> shards_;
   std::unique_ptr<SimBackend> backend_;
