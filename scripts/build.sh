@@ -7,14 +7,16 @@
 # Where ccache is installed, compiles go through it, so a second build of the same sources
 # (CI's host stage after its fresh-Debian stage, a clone elsewhere) reuses the first's
 # objects: paths are made relative to the clone (base_dir), the compiler is known by its
-# content rather than its mtime (the chroot's and the host's are the same package), and the
-# sloppiness is what ccache needs to cache files compiled against the precompiled header.
+# content rather than its mtime (the chroot's and the host's are the same package), the
+# locale ccache hashes is the same everywhere (a chroot's empty LANG and a host's C.UTF-8
+# would otherwise miss every object), and the sloppiness is what ccache needs to cache files
+# compiled against the precompiled header.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 launcher=()
 if command -v ccache >/dev/null; then
-    launcher=("-DCMAKE_CXX_COMPILER_LAUNCHER=env;CCACHE_BASEDIR=$(pwd -P);CCACHE_COMPILERCHECK=content;CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime;ccache")
+    launcher=("-DCMAKE_CXX_COMPILER_LAUNCHER=env;LANG=C;LC_ALL=C;LC_CTYPE=C;LC_MESSAGES=C;CCACHE_BASEDIR=$(pwd -P);CCACHE_COMPILERCHECK=content;CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime;ccache")
 fi
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" "${launcher[@]}" >/dev/null
