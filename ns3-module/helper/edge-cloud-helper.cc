@@ -10,7 +10,6 @@
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-global-routing-helper.h"
-#include "ns3/point-to-point-channel.h"
 #include "ns3/queue-size.h"
 #include "ns3/varying-link-channel.h"
 
@@ -28,15 +27,7 @@ EdgeCloudHelper::EdgeCloudHelper()
 void
 EdgeCloudHelper::SetLanAttribute(const std::string& name, const AttributeValue& value)
 {
-    TypeId::AttributeInformation info;
-    if (PointToPointChannel::GetTypeId().LookupAttributeByName(name, &info))
-    {
-        m_lan.SetChannelAttribute(name, value);
-    }
-    else
-    {
-        m_lan.SetDeviceAttribute(name, value);
-    }
+    StarNetworkHelper::SetLinkAttribute(m_lan, name, value);
 }
 
 VaryingLinkHelper&

@@ -4,6 +4,8 @@
 
 #include "lte-cell-helper.h"
 
+#include "star-network-helper.h"
+
 #include "ns3/abort.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
@@ -11,7 +13,6 @@
 #include "ns3/ipv4-static-routing.h"
 #include "ns3/lte-helper.h"
 #include "ns3/mobility-helper.h"
-#include "ns3/point-to-point-channel.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/point-to-point-epc-helper.h"
 #include "ns3/simulator.h"
@@ -38,15 +39,7 @@ LteCellHelper::SetDistance(double metres)
 void
 LteCellHelper::SetBackhaulAttribute(const std::string& name, const AttributeValue& value)
 {
-    TypeId::AttributeInformation info;
-    if (PointToPointChannel::GetTypeId().LookupAttributeByName(name, &info))
-    {
-        m_backhaul.SetChannelAttribute(name, value);
-    }
-    else
-    {
-        m_backhaul.SetDeviceAttribute(name, value);
-    }
+    StarNetworkHelper::SetLinkAttribute(m_backhaul, name, value);
 }
 
 void

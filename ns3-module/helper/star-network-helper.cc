@@ -52,14 +52,22 @@ StarNetworkHelper::SetChannelAttribute(const std::string& name, const AttributeV
 void
 StarNetworkHelper::SetLinkAttribute(const std::string& name, const AttributeValue& value)
 {
+    SetLinkAttribute(m_pointToPoint, name, value);
+}
+
+void
+StarNetworkHelper::SetLinkAttribute(PointToPointHelper& links,
+                                    const std::string& name,
+                                    const AttributeValue& value)
+{
     TypeId::AttributeInformation info;
     if (PointToPointChannel::GetTypeId().LookupAttributeByName(name, &info))
     {
-        m_pointToPoint.SetChannelAttribute(name, value);
+        links.SetChannelAttribute(name, value);
     }
     else
     {
-        m_pointToPoint.SetDeviceAttribute(name, value);
+        links.SetDeviceAttribute(name, value);
     }
 }
 

@@ -107,6 +107,17 @@ class StarNetworkHelper
     void SetLinkAttribute(const std::string& name, const AttributeValue& value);
 
     /**
+     * \brief Set an attribute of the links a PointToPointHelper builds, on their channel if
+     * the channel has it (Delay), otherwise on their devices (DataRate, Mtu).
+     * \param links the helper
+     * \param name the attribute
+     * \param value its value
+     */
+    static void SetLinkAttribute(PointToPointHelper& links,
+                                 const std::string& name,
+                                 const AttributeValue& value);
+
+    /**
      * \brief Choose the TCP congestion control of every node (the SocketType of its
      * ns3::TcpL4Protocol); ns-3's default (TcpCubic in 3.37) otherwise.
      * \param variant a subclass of ns3::TcpCongestionOps, for example TcpCubic::GetTypeId()

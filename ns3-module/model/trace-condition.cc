@@ -83,7 +83,6 @@ std::string
 TraceCondition::Parse(std::istream& in, const std::string& name, std::vector<Sample>& samples)
 {
     static const std::vector<std::string> header{"time_s", "delay_ms", "rate_mbps"};
-    const char* const columns[] = {"time_s", "delay_ms", "rate_mbps"};
     samples.clear();
     std::string line;
     bool headerSeen = false;
@@ -115,7 +114,7 @@ TraceCondition::Parse(std::istream& in, const std::string& name, std::vector<Sam
         {
             if (!Number(cells[c], value[c]) || value[c] < 0)
             {
-                return where + columns[c] + " '" + cells[c] + "' is not a number >= 0";
+                return where + header[c] + " '" + cells[c] + "' is not a number >= 0";
             }
         }
         Sample sample{Seconds(value[0]), MilliSeconds(1) * value[1],
