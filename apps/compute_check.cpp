@@ -4,6 +4,8 @@
 #include "compute/generation.h"
 #include "compute/serving/disaggregation.h"
 
+#include <algorithm>
+
 namespace uniference {
 
 namespace {
@@ -97,6 +99,12 @@ CheckedCompute check_compute(const Scenario& scenario) {
   const std::string& source = scenario.source;
   CheckedCompute checked;
   checked.model = registered(model_presets(), scenario.model.preset, source, "/model/preset").config;
+  if (scenario.model.layers > 0) {
+    // A study of a few layers of a large model: the preset's shape, fewer layers.
+    checked.model.n_layers = scenario.model.layers;
+    checked.model.moe.first_dense_layers =
+        std::min<int64_t>(checked.model.moe.first_dense_layers, scenario.model.layers);
+  }
   checked.device = resolve_device(scenario, scenario.devices, "/devices");
   checked.strategy =
       &registered(strategies(), scenario.parallel.strategy, source, "/parallel/strategy");
@@ -105,6 +113,13 @@ CheckedCompute check_compute(const Scenario& scenario) {
   checked.degrees.pp = parallel.pp;
   checked.degrees.dp = parallel.dp;
   checked.degrees.sp = parallel.sp;
+  checked.degrees.ep = parallel.ep;
+  checked.dispatch = &registered(dispatch_schemes(), parallel.dispatch, source, "/parallel/dispatch");
+  if (parallel.dispatch_written && checked.strategy->name != "ep") {
+    throw ScenarioError(source, "/parallel/dispatch",
+                        "a dispatch scheme is how strategy ep sends tokens to experts; strategy " +
+                            checked.strategy->name + " has no experts to dispatch to");
+  }
   checked.degrees.stages = parallel.stages;
   checked.degrees.micro_batches = parallel.micro_batches;
   check_workload_fits(scenario, checked.model);
@@ -146,6 +161,11 @@ StrategyInputs strategy_inputs(const Scenario& scenario, const CheckedCompute& c
   inputs.new_tokens = scenario.workload.new_tokens;
   inputs.degrees = checked.degrees;
   inputs.shapes_only = scenario.shapes_only;
+  inputs.dispatch = checked.dispatch;
+  // The hierarchical dispatch orders by server: a topology's servers when it has them.
+  for (const auto& [name, value] : scenario.network.topology_options) {
+    if (name == "gpus_per_server" && value > 0) inputs.ranks_per_server = int(value);
+  }
   return inputs;
 }
 

@@ -7,6 +7,7 @@
 #include "compute/compute_meter.h"
 #include "compute/model_config.h"
 #include "compute/llama.h"
+#include "compute/moe/expert_exchange.h"
 #include "compute/serving/serving_loop.h"
 #include "compute/strategy.h"
 
@@ -18,6 +19,7 @@ struct CheckedCompute {
   std::vector<DeviceProfile> rank_devices;  // each rank's device, resolved for /devices/dtype
   const Strategy* strategy = nullptr;
   ParallelDegrees degrees;
+  const DispatchScheme* dispatch = nullptr;  // strategy ep's
   int ranks = 0;
   // Serving only: the scheduler (its cache size filled in) and each rank's KV cache.
   SchedulerConfig scheduler;

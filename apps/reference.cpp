@@ -4,10 +4,12 @@
 #include "bridge/collective_ops.h"
 #include "bridge/collective_presets.h"
 #include "bridge/link_presets.h"
+#include "bridge/network_presets.h"
 #include "bridge/network_registry.h"
 #include "bridge/wan_models.h"
 #include "compute/compute_meter.h"
 #include "compute/model_config.h"
+#include "compute/moe/expert_exchange.h"
 #include "compute/serving/requests.h"
 #include "compute/serving/scheduler.h"
 #include "compute/strategy.h"
@@ -42,8 +44,11 @@ std::vector<Listed> listed() {
   return {
       {"model_presets", "/properties/model/properties/preset", entries_of(model_presets())},
       {"strategies", "/properties/parallel/properties/strategy", entries_of(strategies())},
+      {"dispatch_schemes", "/properties/parallel/properties/dispatch",
+       entries_of(dispatch_schemes())},
       {"device_profiles", "/properties/devices/properties/profile/anyOf/0",
        entries_of(device_profiles())},
+      {"network_presets", "/properties/network/properties/preset", entries_of(network_presets())},
       {"topologies", "/properties/network/properties/topology", entries_of(topologies())},
       {"link_models", "/properties/network/properties/link/properties/model",
        entries_of(link_models())},

@@ -139,6 +139,8 @@ std::string parallel_text(const ParallelSpec& parallel) {
   degree("pp", parallel.pp);
   degree("sp", parallel.sp);
   degree("dp", parallel.dp);
+  degree("ep", parallel.ep);
+  if (parallel.ep > 1) parts.push_back(parallel.dispatch + " dispatch");
   if (parallel.micro_batches > 1) parts.push_back(std::to_string(parallel.micro_batches) + " micro-batches");
   if (parts.empty()) return parallel.strategy + " (1 rank)";
   if (parallel.strategy == "tp" && parts.size() == 1) return parts.front();
@@ -226,6 +228,13 @@ std::string summary_table(const Scenario& scenario, const RunRecord& record) {
                       (record.prompts() > 1 ? " (" + std::to_string(record.prompts()) + " prompts)"
                                             : ""));
   }
+  for (const auto& [name, steps] : record.phase_steps()) {
+    std::vector<int64_t> latencies;
+    for (const PhaseStep& step : steps) latencies.push_back(step.latency_ns());
+    const Percentiles p = percentiles(latencies);
+    line(name, "p50 " + format_duration(p.p50_ns) + ", max " + format_duration(p.max_ns) +
+                   " (" + std::to_string(steps.size()) + " steps, first begin to last end)");
+  }
   line("compute / comm", percent(compute_total, compute_total + comm_total) + " / " +
                              percent(comm_total, compute_total + comm_total) +
                              " of busy time, all ranks");
@@ -265,6 +274,8 @@ json results_json(const Scenario& scenario, const RunRecord& record) {
       {"pp", scenario.parallel.pp},
       {"dp", scenario.parallel.dp},
       {"sp", scenario.parallel.sp},
+      {"ep", scenario.parallel.ep},
+      {"dispatch", scenario.parallel.dispatch},
       {"micro_batches", scenario.parallel.micro_batches},
       {"stages", scenario.parallel.stages},
       {"workload", scenario.workload.kind},
@@ -344,6 +355,24 @@ json results_json(const Scenario& scenario, const RunRecord& record) {
                        {"token_times_ns", record.prompt_token_times(p)}});
   }
 
+  // Each phase's steps: step k joins every rank's k-th phase of that name.
+  json phases = json::object();
+  for (const auto& [name, steps] : record.phase_steps()) {
+    std::vector<int64_t> latencies;
+    int64_t rank_total = 0, rank_count = 0;
+    for (const PhaseStep& step : steps) {
+      latencies.push_back(step.latency_ns());
+      rank_total += step.rank_total_ns;
+      rank_count += step.ranks;
+    }
+    const Percentiles p = percentiles(latencies);
+    phases[name] = {{"steps", steps.size()},
+                    {"latency_ns",
+                     {{"mean", p.mean_ns}, {"p50", p.p50_ns}, {"p90", p.p90_ns},
+                      {"p99", p.p99_ns}, {"max", p.max_ns}}},
+                    {"rank_mean_ns", rank_count == 0 ? 0.0 : double(rank_total) / double(rank_count)}};
+  }
+
   json results = {
       {"format", kResultsFormat},
       {"format_version", kResultsFormatVersion},
@@ -361,6 +390,7 @@ json results_json(const Scenario& scenario, const RunRecord& record) {
       {"messages", record.messages.size()},
       {"bytes_sent", bytes_total},
       {"bytes_sent_by_operation", bytes_by_operation},
+      {"phases", std::move(phases)},
       {"memory",
        {{"device_bytes", record.device_memory_bytes},
         {"fits", ranks_over_memory(record).empty()},

@@ -3,6 +3,7 @@
 #include "apps/alpha_beta_fit.h"
 #include "apps/json_checker.h"
 #include "bridge/link_presets.h"
+#include "bridge/network_presets.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -46,15 +47,19 @@ const std::vector<std::string> kTopKeys = {"$schema",  "name",    "description",
                                            "compute",  "network", "collectives", "outputs"};
 
 ModelSpec read_model(const Checker& check, const json& value, const std::string& pointer) {
-  check.object(value, pointer, {"preset"});
+  check.object(value, pointer, {"preset", "layers"});
   ModelSpec model;
   model.preset = check.string(check.require(value, pointer, "preset", "a model preset name"),
                               child(pointer, "preset"));
+  if (const json* v = Checker::find(value, "layers")) {
+    model.layers = check.positive_int(*v, child(pointer, "layers"));
+  }
   return model;
 }
 
 ParallelSpec read_parallel(const Checker& check, const json& value, const std::string& pointer) {
-  check.object(value, pointer, {"strategy", "tp", "pp", "dp", "sp", "stages", "micro_batches"});
+  check.object(value, pointer,
+               {"strategy", "tp", "pp", "dp", "sp", "ep", "dispatch", "stages", "micro_batches"});
   ParallelSpec parallel;
   parallel.strategy = check.string(check.require(value, pointer, "strategy", "a strategy name"),
                                    child(pointer, "strategy"));
@@ -65,10 +70,15 @@ ParallelSpec read_parallel(const Checker& check, const json& value, const std::s
   degree("pp", parallel.pp);
   degree("dp", parallel.dp);
   degree("sp", parallel.sp);
+  degree("ep", parallel.ep);
   degree("micro_batches", parallel.micro_batches);
-  const int64_t ranks = int64_t(parallel.tp) * parallel.pp * parallel.dp * parallel.sp;
+  if (const json* v = Checker::find(value, "dispatch")) {
+    parallel.dispatch = check.string(*v, child(pointer, "dispatch"));
+    parallel.dispatch_written = true;
+  }
+  const int64_t ranks = int64_t(parallel.tp) * parallel.pp * parallel.dp * parallel.sp * parallel.ep;
   if (ranks > 1000000) {
-    check.fail(pointer, "tp x pp x dp x sp is " + std::to_string(ranks) +
+    check.fail(pointer, "tp x pp x dp x sp x ep is " + std::to_string(ranks) +
                             " ranks; at most 1000000 are supported");
   }
   if (const json* v = Checker::find(value, "stages")) {
@@ -750,11 +760,48 @@ WanSpec read_wan(const Checker& check, const json& value, const std::string& poi
   return wan;
 }
 
-NetworkSpec read_network(const Checker& check, const json& value, const std::string& pointer,
+// `written` over `defaults`, objects merged key by key.
+json merged(const json& defaults, const json& written) {
+  if (!defaults.is_object() || !written.is_object()) return written;
+  json out = defaults;
+  for (const auto& item : written.items()) {
+    out[item.key()] = out.contains(item.key()) ? merged(out[item.key()], item.value()) : item.value();
+  }
+  return out;
+}
+
+// /network/intra_server_link: the cables inside a server of rail-optimised and two-tier.
+IntraServerLinkSpec read_intra_server_link(const Checker& check, const json& value,
+                                           const std::string& pointer) {
+  check.object(value, pointer, {"rate", "delay"});
+  IntraServerLinkSpec link;
+  std::string text;
+  if (const json* v = Checker::find(value, "rate")) {
+    link.rate_bps = read_rate(check, *v, child(pointer, "rate"), &text);
+  }
+  if (const json* v = Checker::find(value, "delay")) {
+    link.delay_ns = read_duration(check, *v, child(pointer, "delay"), &text, false);
+  }
+  return link;
+}
+
+NetworkSpec read_network(const Checker& check, const json& written, const std::string& pointer,
                          const std::string& source) {
-  check.object(value, pointer, {"topology", "topology_options", "placement", "link", "switch",
-                                 "transport", "ns3_defaults", "wan"});
+  check.object(written, pointer, {"preset", "topology", "topology_options", "placement", "link",
+                                   "switch", "transport", "ns3_defaults", "wan",
+                                   "intra_server_link"});
+  std::string preset_name;
+  json value = written;
+  if (const json* v = Checker::find(written, "preset")) {
+    const std::string at = child(pointer, "preset");
+    preset_name = check.string(*v, at);
+    const NetworkPreset* preset = network_presets().find(preset_name);
+    if (preset == nullptr) check.choice(*v, at, network_presets().names());
+    value = merged(json::parse(preset->network), written);
+    value.erase("preset");
+  }
   NetworkSpec network;
+  network.preset = preset_name;
   network.topology = check.string(check.require(value, pointer, "topology", "a topology name"),
                                   child(pointer, "topology"));
   const std::string link_pointer = child(pointer, "link");
@@ -783,6 +830,9 @@ NetworkSpec read_network(const Checker& check, const json& value, const std::str
   }
   if (const json* v = Checker::find(value, "wan")) {
     network.wan = read_wan(check, *v, child(pointer, "wan"), source);
+  }
+  if (const json* v = Checker::find(value, "intra_server_link")) {
+    network.intra_server_link = read_intra_server_link(check, *v, child(pointer, "intra_server_link"));
   }
   return network;
 }

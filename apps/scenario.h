@@ -35,6 +35,7 @@ const char* compute_mode_name(ComputeMode mode);
 
 struct ModelSpec {
   std::string preset;  // a model preset name (compute's registry)
+  int layers = 0;      // the preset's first `layers` decoder layers only; 0: all of them
 };
 
 struct ParallelSpec {
@@ -43,10 +44,13 @@ struct ParallelSpec {
   int pp = 1;                    // pipeline stages
   int dp = 1;                    // data-parallel replicas
   int sp = 1;                    // sequence partitions (Voltage, Kilovolts)
+  int ep = 1;                    // expert-parallel ranks (strategy ep)
+  std::string dispatch = "bsp";  // a dispatch scheme name (compute's registry), for ep
+  bool dispatch_written = false;
   std::vector<int64_t> stages;   // layers per pipeline stage; empty: even
   int micro_batches = 1;         // pipeline micro-batches
 
-  int ranks() const { return tp * pp * dp * sp; }
+  int ranks() const { return tp * pp * dp * sp * ep; }
 };
 
 // /workload kind serving: requests arriving over time, batched by a scheduler.
@@ -179,7 +183,14 @@ struct WanSpec {
   std::optional<LossSpec> loss;
 };
 
+// /network/intra_server_link: the NVLink-like cables inside a server (rail-optimised, two-tier).
+struct IntraServerLinkSpec {
+  uint64_t rate_bps = 0;  // 0: not written (the nvlink preset's 900 GB/s)
+  int64_t delay_ns = 0;   // 0: not written (10 ns)
+};
+
 struct NetworkSpec {
+  std::string preset;    // a network preset name, filled in before the rest was read; or empty
   std::string topology;  // a topology name (the bridge's registry)
   LinkSpec link;
   TransportSpec transport;
@@ -189,6 +200,7 @@ struct NetworkSpec {
   std::vector<std::pair<std::string, uint32_t>> topology_options;
   PlacementSpec placement;
   std::optional<WanSpec> wan;
+  std::optional<IntraServerLinkSpec> intra_server_link;
 };
 
 // One entry of /collectives: the algorithm of an operation and its Attributes.

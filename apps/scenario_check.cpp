@@ -209,6 +209,15 @@ NetworkConfig checked_network(const Scenario& scenario, uint32_t ranks) {
                   spec.link.shaper->limit};
   }
   check_fabric(scenario, ranks, net);
+  if (const auto& intra = spec.intra_server_link) {
+    if (net.topology != "rail-optimised" && net.topology != "two-tier") {
+      throw ScenarioError(source, "/network/intra_server_link",
+                          "applies to topologies rail-optimised and two-tier, whose servers have "
+                          "intra-server cables; this scenario's is '" + net.topology + "'");
+    }
+    if (intra->rate_bps > 0) net.rdma.intra_rate = ns3::DataRate(intra->rate_bps);
+    if (intra->delay_ns > 0) net.rdma.intra_delay = ns3::NanoSeconds(intra->delay_ns);
+  }
   check_wan(scenario, net);
   net.mtu = spec.link.mtu;
   net.tcp_variant = registered(tcp_variants(), spec.transport.tcp_variant, source,

@@ -3,6 +3,7 @@
 #include "bridge/fiber_scheduler.h"
 #include "bridge/this_lp.h"
 #include "compute/compute_label.h"
+#include "compute/timed_phase.h"
 
 #include <ns3/simulator.h>
 
@@ -130,6 +131,10 @@ RunOutcome Kernel::run() {
   set_compute_label_sink([this](const std::string& label) {
     if (running_ != nullptr) label_compute(label);
   });
+  // A phase is timed on the LP's clock, its compute so far charged first.
+  set_phase_sink([this](const std::string& name, bool begins) {
+    if (running_ != nullptr) recorder_.phase(current_rank(), name, begins, lp_clock());
+  });
 
   // Fibers start parked; the t = 0 events below release them in rank order.
   for (auto& lp : lps_) {
@@ -153,6 +158,7 @@ RunOutcome Kernel::run() {
   }
   cancel_unfinished();
   set_compute_label_sink({});
+  set_phase_sink({});
   g_current_kernel = nullptr;
   return outcome_;
 }

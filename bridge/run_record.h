@@ -56,6 +56,24 @@ struct RankStats {
   std::map<std::string, std::map<std::string, uint64_t>> bytes_by_label;
 };
 
+// A phase the shard code named (compute/timed_phase.h) on one LP: from its begin to its end.
+struct PhaseSpan {
+  int rank = 0;
+  std::string name;  // "moe.dispatch"
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+};
+
+// The k-th phase of one name across the ranks that ran it: one collective step (a dispatch
+// of every rank), from the first rank's begin to the last rank's end.
+struct PhaseStep {
+  int64_t first_begin_ns = 0;
+  int64_t last_end_ns = 0;
+  int64_t rank_total_ns = 0;  // the ranks' own durations, summed
+  int ranks = 0;
+  int64_t latency_ns() const { return last_end_ns - first_begin_ns; }
+};
+
 // Bytes one direction of one cable carried, per sampling interval (bridge/link_sampler.h).
 struct LinkSeries {
   std::string name;                // "rank 0 -> node 16": sender -> receiver of this direction
@@ -97,6 +115,7 @@ struct RunRecord {
   std::vector<NetMessage> messages;
   LinkActivity links;
   std::vector<LinkOutage> outages;  // in time order, within the run
+  std::vector<PhaseSpan> phases;    // in the order they ended
 
   // The times of one prompt's tokens, in order.
   std::vector<int64_t> prompt_token_times(int64_t prompt) const;
@@ -107,8 +126,27 @@ struct RunRecord {
   // Time per output token after the first, the mean over prompts with two or more (0 when
   // none has).
   double tpot_ns() const;
+  // The steps of every phase name, in order: step k of a name joins each rank's k-th span
+  // of it.
+  std::map<std::string, std::vector<PhaseStep>> phase_steps() const;
 
 };
+
+inline std::map<std::string, std::vector<PhaseStep>> RunRecord::phase_steps() const {
+  std::map<std::string, std::vector<PhaseStep>> steps;
+  std::map<std::pair<std::string, int>, size_t> seen;  // spans of (name, rank) so far
+  for (const PhaseSpan& span : phases) {
+    std::vector<PhaseStep>& of_name = steps[span.name];
+    const size_t k = seen[{span.name, span.rank}]++;
+    if (k == of_name.size()) of_name.push_back(PhaseStep{span.start_ns, span.end_ns, 0, 0});
+    PhaseStep& step = of_name[k];
+    step.first_begin_ns = std::min(step.first_begin_ns, span.start_ns);
+    step.last_end_ns = std::max(step.last_end_ns, span.end_ns);
+    step.rank_total_ns += span.end_ns - span.start_ns;
+    ++step.ranks;
+  }
+  return steps;
+}
 
 inline std::vector<int64_t> RunRecord::prompt_token_times(int64_t prompt) const {
   std::vector<int64_t> times;

@@ -43,6 +43,24 @@ void RunRecorder::memory(int rank, uint64_t weights, uint64_t kv_cache, uint64_t
   rank_stats.activation_bytes = activations;
 }
 
+void RunRecorder::phase(int rank, const std::string& name, bool begins, int64_t ns) {
+  const std::pair<int, std::string> key{rank, name};
+  if (begins) {
+    if (!open_phases_.emplace(key, ns).second) {
+      throw std::logic_error("rank " + std::to_string(rank) + ": phase " + name +
+                             " begins again before it ended");
+    }
+    return;
+  }
+  auto open = open_phases_.find(key);
+  if (open == open_phases_.end()) {
+    throw std::logic_error("rank " + std::to_string(rank) + ": phase " + name +
+                           " ends without having begun");
+  }
+  record_.phases.push_back(PhaseSpan{rank, name, open->second, ns});
+  open_phases_.erase(open);
+}
+
 void RunRecorder::finished(int rank, int64_t ns) {
   stats(rank).finish_ns = ns;
   record_.total_ns = std::max(record_.total_ns, ns);

@@ -29,6 +29,8 @@ class RunRecorder {
                    int64_t issued_ns, int64_t completed_ns, uint64_t bytes, int peer);
   // What a rank's model holds, in bytes.
   void memory(int rank, uint64_t weights, uint64_t kv_cache, uint64_t activations);
+  // A phase of the LP began (begins) or ended at `ns`.
+  void phase(int rank, const std::string& name, bool begins, int64_t ns);
   // An LP's shard code returned at `ns`.
   void finished(int rank, int64_t ns);
 
@@ -60,6 +62,7 @@ class RunRecorder {
 
   RunRecord record_;
   std::map<std::pair<int, int>, std::deque<NetMessage>> on_the_wire_;
+  std::map<std::pair<int, std::string>, int64_t> open_phases_;  // (rank, name) -> began at
 };
 
 }  // namespace uniference

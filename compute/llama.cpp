@@ -2,6 +2,7 @@
 
 #include "compute/compute_label.h"
 #include "compute/generation.h"
+#include "compute/moe/moe_feed_forward.h"
 
 #include <cmath>
 #include <limits>
@@ -198,32 +199,49 @@ at::Tensor Attention::forward_rows(const at::Tensor& x, const SequenceRows& rows
 
 FeedForward::FeedForward(const ModelConfig& config, const WeightSource& weights, int64_t layer,
                          TpGroup group)
+    : FeedForward(config.dim, config.ffn_dim, weights, layer, "feed_forward", group, "mlp") {}
+
+FeedForward::FeedForward(int64_t dim, int64_t hidden, const WeightSource& weights, int64_t layer,
+                         const std::string& name, TpGroup group, const char* label)
     : layer_(layer),
-      w1_(config.dim, config.ffn_dim, key(weights, layer, "feed_forward.w1"), group),
-      w3_(config.dim, config.ffn_dim, key(weights, layer, "feed_forward.w3"), group),
-      w2_(config.ffn_dim, config.dim, key(weights, layer, "feed_forward.w2"), group) {}
+      label_(label),
+      w1_(dim, hidden, key(weights, layer, (name + ".w1").c_str()), group),
+      w3_(dim, hidden, key(weights, layer, (name + ".w3").c_str()), group),
+      w2_(hidden, dim, key(weights, layer, (name + ".w2").c_str()), group) {}
 
 uint64_t FeedForward::weight_bytes() const {
   return w1_.weight().nbytes() + w3_.weight().nbytes() + w2_.weight().nbytes();
 }
 
 at::Tensor FeedForward::forward(const at::Tensor& x) const {
-  label_compute(layer_label(layer_, "mlp"));
+  label_compute(layer_label(layer_, label_));
   return w2_.forward(swiglu(w1_.forward(x), w3_.forward(x)));
 }
 
 DecoderLayer::DecoderLayer(const ModelConfig& config, const WeightSource& weights, int64_t layer,
-                           TpGroup group, CacheShape cache)
+                           TpGroup group, CacheShape cache, const ExpertGroup& experts)
     : layer_(layer),
       norm_eps_(config.norm_eps),
       attention_norm_(at::ones({config.dim}, on(weights))),
       ffn_norm_(at::ones({config.dim}, on(weights))),
-      attention_(config, weights, layer, group, cache),
-      feed_forward_(config, weights, layer, group) {}
+      attention_(config, weights, layer, group, cache) {
+  if (config.is_moe_layer(layer)) {
+    experts_ = std::make_unique<MoeFeedForward>(config, weights, layer, experts);
+  } else {
+    feed_forward_.emplace(config, weights, layer, group);
+  }
+}
+
+DecoderLayer::DecoderLayer(DecoderLayer&&) noexcept = default;
+DecoderLayer::~DecoderLayer() = default;
 
 uint64_t DecoderLayer::weight_bytes() const {
   return attention_norm_.nbytes() + ffn_norm_.nbytes() + attention_.weight_bytes() +
-         feed_forward_.weight_bytes();
+         (experts_ ? experts_->weight_bytes() : feed_forward_->weight_bytes());
+}
+
+at::Tensor DecoderLayer::mlp(const at::Tensor& normed) {
+  return experts_ ? experts_->forward(normed) : feed_forward_->forward(normed);
 }
 
 at::Tensor DecoderLayer::attention_normed(const at::Tensor& x) const {
@@ -239,13 +257,13 @@ at::Tensor DecoderLayer::ffn_normed(const at::Tensor& x) const {
 at::Tensor DecoderLayer::forward(const at::Tensor& x, int64_t start_pos, const RopeTable& rope,
                                  CacheSlots slots) {
   const at::Tensor h = x + attention_.forward(attention_normed(x), start_pos, rope, slots);
-  return h + feed_forward_.forward(ffn_normed(h));
+  return h + mlp(ffn_normed(h));
 }
 
 at::Tensor DecoderLayer::forward_rows(const at::Tensor& x, const SequenceRows& rows,
                                       const RopeTable& rope) {
   const at::Tensor h = x + attention_.forward_rows(attention_normed(x), rows, rope);
-  return h + feed_forward_.forward(ffn_normed(h));
+  return h + mlp(ffn_normed(h));
 }
 
 namespace {
@@ -290,7 +308,8 @@ LlamaModel::LlamaModel(const ModelConfig& config, uint64_t seed, const ModelShar
   }
   layers_.reserve(end_layer_ - first_layer_);
   for (int64_t i = first_layer_; i < end_layer_; ++i) {
-    layers_.emplace_back(config, weights, i, tp_, CacheShape{shard.cache.batch, cache_length_});
+    layers_.emplace_back(config, weights, i, tp_, CacheShape{shard.cache.batch, cache_length_},
+                         shard.experts);
   }
   if (holds_head()) {
     output_.emplace(config.dim, config.vocab, key(weights, -1, "output"), tp_,

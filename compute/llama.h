@@ -11,11 +11,14 @@
 #include <ATen/ATen.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "compute/comm.h"
 #include "compute/model_config.h"
+#include "compute/moe/expert_group.h"
 #include "compute/parallel_layers.h"
 
 namespace uniference {
@@ -124,22 +127,33 @@ class Attention {
 // w2(swiglu(w1 x, w3 x)): w1 (gate) and w3 (up) column-parallel, w2 (down) row-parallel.
 class FeedForward {
  public:
+  // The dense MLP of a layer: width ffn_dim, weights "feed_forward.w1" ..., label "mlp".
   FeedForward(const ModelConfig& config, const WeightSource& weights, int64_t layer,
               TpGroup group);
+  // Any SwiGLU MLP of `hidden` features: weights `name` + ".w1" ..., compute labelled
+  // layer_label(layer, label) (an expert: "moe.expert5", "experts").
+  FeedForward(int64_t dim, int64_t hidden, const WeightSource& weights, int64_t layer,
+              const std::string& name, TpGroup group, const char* label);
   at::Tensor forward(const at::Tensor& x) const;
   uint64_t weight_bytes() const;
 
  private:
   int64_t layer_;
+  const char* label_;
   ColumnParallelLinear w1_, w3_;
   RowParallelLinear w2_;
 };
 
-// Pre-norm residual block: h = x + attention(norm(x)); out = h + feed_forward(norm(h)).
+class MoeFeedForward;
+
+// Pre-norm residual block: h = x + attention(norm(x)); out = h + mlp(norm(h)), the MLP dense
+// or, in a mixture of experts' MoE layers, routed to experts (compute/moe/).
 class DecoderLayer {
  public:
   DecoderLayer(const ModelConfig& config, const WeightSource& weights, int64_t layer,
-               TpGroup group, CacheShape cache = {});
+               TpGroup group, CacheShape cache = {}, const ExpertGroup& experts = {});
+  DecoderLayer(DecoderLayer&&) noexcept;
+  ~DecoderLayer();
   at::Tensor forward(const at::Tensor& x, int64_t start_pos, const RopeTable& rope,
                      CacheSlots slots = {});
   at::Tensor forward_rows(const at::Tensor& x, const SequenceRows& rows, const RopeTable& rope);
@@ -151,7 +165,8 @@ class DecoderLayer {
 
   Attention& attention() { return attention_; }
   const Attention& attention() const { return attention_; }
-  const FeedForward& feed_forward() const { return feed_forward_; }
+  // The MLP of normed input [..., dim]: dense, or the experts'.
+  at::Tensor mlp(const at::Tensor& normed);
   const at::Tensor& attention_norm() const { return attention_norm_; }
   const at::Tensor& ffn_norm() const { return ffn_norm_; }
   uint64_t weight_bytes() const;
@@ -161,7 +176,8 @@ class DecoderLayer {
   double norm_eps_;
   at::Tensor attention_norm_, ffn_norm_;  // [dim], replicated on every rank
   Attention attention_;
-  FeedForward feed_forward_;
+  std::optional<FeedForward> feed_forward_;  // a dense layer's
+  std::unique_ptr<MoeFeedForward> experts_;  // an MoE layer's
 };
 
 // Which positions forward() returns logits for. Serving needs only the last one; computing
@@ -175,6 +191,7 @@ struct ModelShard {
   int64_t end_layer = -1;   // -1: through the last layer
   CacheShape cache;         // its KV cache
   bool shapes_only = false;  // meta tensors throughout: shapes and costs, no numbers
+  ExpertGroup experts;      // a mixture of experts': where its experts live
 };
 
 class LlamaModel {

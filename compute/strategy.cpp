@@ -2,6 +2,7 @@
 
 #include "compute/llama.h"
 #include "compute/strategies/data_parallel.h"
+#include "compute/strategies/expert_parallel.h"
 #include "compute/strategies/pipeline_parallel.h"
 #include "compute/strategies/tensor_parallel.h"
 #include "compute/strategies/voltage.h"
@@ -21,6 +22,7 @@ const NamedRegistry<Strategy>& strategies() {
                       voltage_strategy(),
                       kilovolts_strategy(),
                       data_parallel_strategy(),
+                      expert_parallel_strategy(),
                   });
   return registry;
 }
@@ -33,6 +35,7 @@ StrategyProblem require_defaults(const ParallelDegrees& degrees,
     if (name == "tp") is_default = degrees.tp == 1;
     if (name == "pp") is_default = degrees.pp == 1;
     if (name == "sp") is_default = degrees.sp == 1;
+    if (name == "ep") is_default = degrees.ep == 1;
     if (name == "dp") is_default = degrees.dp == 1;
     if (name == "micro_batches") is_default = degrees.micro_batches == 1;
     if (name == "stages") is_default = degrees.stages.empty();
@@ -43,8 +46,12 @@ StrategyProblem require_defaults(const ParallelDegrees& degrees,
 
 StrategyProblem check_strategy(const Strategy& strategy, const ModelConfig& model,
                                const ParallelDegrees& degrees, const WorkloadShape& workload) {
-  if (degrees.tp < 1 || degrees.pp < 1 || degrees.dp < 1 || degrees.sp < 1) {
+  if (degrees.tp < 1 || degrees.pp < 1 || degrees.dp < 1 || degrees.sp < 1 || degrees.ep < 1) {
     return StrategyProblem{"", "every parallel degree must be at least 1"};
+  }
+  if (degrees.ep != 1 && strategy.name != "ep") {
+    return StrategyProblem{"ep", "strategy " + strategy.name +
+                                     " does not spread experts; expert parallelism is strategy ep"};
   }
   if (StrategyProblem problem = strategy.check(model, degrees, workload); !problem.detail.empty()) {
     return problem;

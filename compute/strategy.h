@@ -26,10 +26,11 @@ struct ParallelDegrees {
   int pp = 1;                   // pipeline stages
   int dp = 1;                   // data-parallel replicas
   int sp = 1;                   // sequence (position) partitions: Voltage, Kilovolts
+  int ep = 1;                   // expert-parallel ranks (strategy ep)
   std::vector<int64_t> stages;  // layers per pipeline stage; empty: as even as possible
   int micro_batches = 1;        // pipeline micro-batches
 
-  int world() const { return tp * pp * dp * sp; }
+  int world() const { return tp * pp * dp * sp * ep; }
 };
 
 // What is served: `batch` prompts of prompt_tokens each, new_tokens generated for each.
@@ -50,6 +51,7 @@ struct MemoryUse {
 class LlamaModel;
 class ServingEngine;
 struct CacheShape;
+struct DispatchScheme;
 
 // What one rank's strategy is asked to do, and how it reports progress.
 struct StrategyInputs {
@@ -61,6 +63,10 @@ struct StrategyInputs {
   // Meta tensors throughout: every shape, byte and cost as with data, no numbers (so the
   // tokens are meaningless), no memory for weights.
   bool shapes_only = false;
+  // Expert parallelism: how tokens reach their experts (nullptr: the first scheme, bsp),
+  // and how many consecutive ranks share a server (what the hierarchical scheme orders by).
+  const DispatchScheme* dispatch = nullptr;
+  int ranks_per_server = 8;
   // Called once the rank's weights are built: loading weights is not serving work.
   std::function<void()> weights_loaded;
   // Called on every rank once its model is built, with what it will hold.
@@ -82,7 +88,7 @@ struct Strategy {
   // Whether the degrees fit the model and the workload (dp is checked for every strategy).
   std::function<StrategyProblem(const ModelConfig&, const ParallelDegrees&, const WorkloadShape&)>
       check;
-  // One replica rank's program, on the replica's communicator (of tp * pp * sp ranks).
+  // One replica rank's program, on the replica's communicator (of tp * pp * sp * ep ranks).
   std::function<void(Comm& replica, const StrategyInputs&)> run;
   // A replica rank's serving engine (compute/serving/), its model built with a KV cache of
   // `cache`; empty for a strategy that cannot serve requests as they arrive.
@@ -113,7 +119,7 @@ struct Replica {
 };
 Replica replica_of(Comm& world, int replicas);
 
-// A problem naming the first of `keys` ("tp", "pp", "sp", "dp", "micro_batches",
+// A problem naming the first of `keys` ("tp", "pp", "sp", "ep", "dp", "micro_batches",
 // "stages") whose setting is not the default (1, or no stages): for settings a strategy
 // does not use. `why` says which strategy does.
 StrategyProblem require_defaults(const ParallelDegrees& degrees,

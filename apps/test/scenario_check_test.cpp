@@ -49,7 +49,8 @@ TEST(ScenarioCheck, QuickstartIsValid) {
 
 TEST(ScenarioCheck, NamesAreCheckedAgainstTheirRegistries) {
   ScenarioError e = check_error(with(quickstart(), "/model/preset", "405b"), "/model/preset");
-  EXPECT_EQ(e.detail(), "expected a model preset: one of \"tiny\", \"1b\", \"8b\" or \"70b\", "
+  EXPECT_EQ(e.detail(), "expected a model preset: one of \"tiny\", \"1b\", \"8b\", \"70b\", \"tiny-moe\", "
+            "\"mixtral-8x7b\", \"qwen3-30b-a3b\" or \"deepseek-v3\", "
                         "found \"405b\"");
   check_error(with(quickstart(), "/parallel/strategy", "zero"), "/parallel/strategy");
   check_error(with(quickstart(), "/network/topology", "ring"), "/network/topology");

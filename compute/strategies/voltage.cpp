@@ -70,7 +70,7 @@ at::Tensor forward_positions(Comm& comm, LlamaModel& model, const at::Tensor& id
     if (!overlap) q = attention.query(layer.attention_normed(slice), start_pos + own_first, model.rope());
     attention.store_keys_values(layer.attention_normed(whole), start_pos, model.rope(), CacheSlots{});
     const at::Tensor h = slice + attention.attend(q, start_pos + own_first, end_pos, CacheSlots{});
-    slice = h + layer.feed_forward().forward(layer.ffn_normed(h));
+    slice = h + layer.mlp(layer.ffn_normed(h));
     label_compute(layer_label(l, "all_gather"));
     gather.emplace(comm, slice, bounds);
     if (!overlap) {

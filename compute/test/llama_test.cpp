@@ -178,7 +178,7 @@ at::Tensor sharded_forward(std::vector<LlamaModel>& shards, const at::Tensor& to
     const at::Tensor y = h;
     h = y + all_reduce([&](LlamaModel& m) {
           DecoderLayer& layer = m.layer(l);
-          return layer.feed_forward().forward(rms_norm(y, layer.ffn_norm(), config.norm_eps));
+          return layer.mlp(rms_norm(y, layer.ffn_norm(), config.norm_eps));
         });
   }
   std::vector<at::Tensor> vocab_slices;
