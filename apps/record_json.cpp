@@ -50,11 +50,13 @@ json record_to_json(const RunRecord& record) {
   }
   json requests = json::array();
   for (const RequestRecord& r : record.requests) requests.push_back(request_to_json(r));
+  json phases = json::array();
+  for (const PhaseSpan& p : record.phases) phases.push_back({p.rank, p.name, p.start_ns, p.end_ns});
   return {{"deployed_on", record.deployed_on}, {"total_ns", record.total_ns},         {"tokens", record.tokens},
           {"token_times_ns", record.token_times_ns}, {"token_prompts", record.token_prompts},
           {"device_memory_bytes", record.device_memory_bytes},
           {"ranks", std::move(ranks)},           {"spans", std::move(spans)},
-          {"requests", std::move(requests)}};
+          {"requests", std::move(requests)}, {"phases", std::move(phases)}};
 }
 
 json request_to_json(const RequestRecord& r) {
@@ -119,6 +121,10 @@ RunRecord record_from_json(const json& in) {
       request.tokens = r.at("tokens").get<std::vector<int64_t>>();
       record.requests.push_back(std::move(request));
     }
+    for (const json& p : in.value("phases", json::array())) {
+      record.phases.push_back(PhaseSpan{p.at(0).get<int>(), p.at(1).get<std::string>(),
+                                        p.at(2).get<int64_t>(), p.at(3).get<int64_t>()});
+    }
     if (record.tokens.size() != record.token_times_ns.size() ||
         record.tokens.size() != record.token_prompts.size()) {
       throw std::invalid_argument("tokens, token_times_ns and token_prompts differ in length");
@@ -143,6 +149,7 @@ RunRecord merge_rank_records(const std::vector<RunRecord>& records) {
     merged.device_memory_bytes = std::max(merged.device_memory_bytes, part.device_memory_bytes);
     merged.spans.insert(merged.spans.end(), part.spans.begin(), part.spans.end());
     merged.requests.insert(merged.requests.end(), part.requests.begin(), part.requests.end());
+    merged.phases.insert(merged.phases.end(), part.phases.begin(), part.phases.end());
     for (size_t i = 0; i < part.tokens.size(); ++i) {
       tokens.emplace_back(part.token_times_ns[i], part.token_prompts[i], part.tokens[i]);
     }

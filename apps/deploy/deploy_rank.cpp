@@ -6,6 +6,7 @@
 #include "apps/record_json.h"
 #include "apps/report.h"
 #include "compute/compute_label.h"
+#include "compute/timed_phase.h"
 
 #include <chrono>
 #include <filesystem>
@@ -26,16 +27,21 @@ std::string degree_keys(const ParallelSpec& parallel) {
   add("pp", parallel.pp);
   add("sp", parallel.sp);
   add("dp", parallel.dp);
+  add("ep", parallel.ep);
   return keys.empty() ? "every degree 1" : keys;
 }
 
-// The label sink is the process's; it is removed on every way out.
+// The label and phase sinks are the process's; they are removed on every way out.
 class LabelSinkScope {
  public:
   explicit LabelSinkScope(RankTimeline& timeline) {
     set_compute_label_sink([&timeline](const std::string& label) { timeline.label(label); });
+    set_phase_sink([&timeline](const std::string& name, bool begins) { timeline.phase(name, begins); });
   }
-  ~LabelSinkScope() { set_compute_label_sink(nullptr); }
+  ~LabelSinkScope() {
+    set_compute_label_sink(nullptr);
+    set_phase_sink(nullptr);
+  }
 };
 
 }  // namespace

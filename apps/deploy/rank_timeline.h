@@ -47,6 +47,10 @@ class RankTimeline {
   // A served request finished (this rank drives its replica).
   void request(const RequestRecord& record) { recorder_.request(record); }
   void memory(uint64_t weights, uint64_t kv_cache, uint64_t activations);
+  // A phase the shard code timed began or ended now.
+  void phase(const std::string& name, bool begins) {
+    if (started()) recorder_.phase(rank_, name, begins, now_ns());
+  }
   // The shard code returned: the last compute span closes.
   void finished();
 

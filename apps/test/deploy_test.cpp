@@ -113,7 +113,10 @@ INSTANTIATE_TEST_SUITE_P(
         StrategyCase{"kilovolts2", "kilovolts.json", {{"strategy", "kilovolts"}, {"sp", 2}}, 2},
         StrategyCase{"kilovolts4", "kilovolts.json", {{"strategy", "kilovolts"}, {"sp", 4}}, 4},
         StrategyCase{"dp2", "dp.json", {{"strategy", "dp"}, {"dp", 2}}, 2},
-        StrategyCase{"tp2_dp2", "dp.json", {{"strategy", "tp"}, {"tp", 2}, {"dp", 2}}, 4}),
+        StrategyCase{"tp2_dp2", "dp.json", {{"strategy", "tp"}, {"tp", 2}, {"dp", 2}}, 4},
+        StrategyCase{"ep2_decomposed", "moe-ep.json",
+                     {{"strategy", "ep"}, {"ep", 2}, {"dispatch", "decomposed"}}, 2},
+        StrategyCase{"ep4_bsp", "moe-ep.json", {{"strategy", "ep"}, {"ep", 4}, {"dispatch", "bsp"}}, 4}),
     [](const ::testing::TestParamInfo<StrategyCase>& info) { return info.param.name; });
 
 // Serving deployed: the driver's plans, the ragged steps and greedy_next's all-gather over

@@ -254,3 +254,61 @@ TEST(ScenarioCheck, EachRankIsChargedOnItsOwnDevice) {
 
 }  // namespace
 }  // namespace uniference
+
+namespace uniference {
+namespace {
+
+json moe_ep() {
+  std::ifstream in(std::string(UNIFERENCE_SCENARIOS_DIR) + "/moe-ep.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  return json::parse(text.str());
+}
+
+TEST(ScenarioCheck, ExpertParallelismIsCheckedAgainstTheModelAndStrategy) {
+  const CheckedScenario c = check_scenario(parse_scenario(moe_ep(), "m.json"));
+  EXPECT_EQ(c.ranks, 4);
+  EXPECT_EQ(c.dispatch->name, "decomposed");
+  // The preset's fabric, with the written topology option beside it.
+  EXPECT_EQ(c.network.topology, "two-tier");
+  EXPECT_EQ(c.network.link_rate.GetBitRate(), 3'136'000'000'000u);
+  EXPECT_EQ(c.network.rdma.switch_latency.GetNanoSeconds(), 700);
+  EXPECT_EQ(c.network.rdma.intra_rate.GetBitRate(), 3'136'000'000'000u);
+  EXPECT_EQ(c.network.topology_options.at("gpus_per_server"), 2u);
+  EXPECT_EQ(c.network.topology_options.at("tier_switches"), 8u);
+
+  ScenarioError e = check_error(with(moe_ep(), "/parallel/ep", 3), "/parallel/ep");
+  EXPECT_EQ(e.detail(), "ep=3 does not divide the 8 experts of model 'tiny-moe'");
+  e = check_error(with(moe_ep(), "/workload/batch", 6), "/parallel/ep");
+  EXPECT_NE(e.detail().find("must be a multiple of ep x dp (4)"), std::string::npos) << e.detail();
+  check_error(with(moe_ep(), "/parallel/dispatch", "fastest"), "/parallel/dispatch");
+  check_error(with(moe_ep(), "/model/preset", "tiny"), "/parallel/ep");
+  // Tensor parallelism of a mixture of experts is not built; a dense strategy refuses ep.
+  json tp = with(with(moe_ep(), "/parallel", json{{"strategy", "tp"}, {"tp", 2}}), "/workload/batch", 1);
+  e = check_error(tp, "/parallel/tp");
+  EXPECT_NE(e.detail().find("spread its experts with strategy ep"), std::string::npos) << e.detail();
+  check_error(with(quickstart(), "/parallel/ep", 2), "/parallel/ep");
+  e = check_error(with(quickstart(), "/parallel/dispatch", "bsp"), "/parallel/dispatch");
+  EXPECT_NE(e.detail().find("strategy tp has no experts"), std::string::npos) << e.detail();
+}
+
+TEST(ScenarioCheck, NetworkPresetsAndIntraServerLinks) {
+  check_error(with(moe_ep(), "/network/preset", "dgx"), "/network/preset");
+  // A key written beside the preset wins, merged key by key.
+  const CheckedScenario c =
+      check_scenario(parse_scenario(with(moe_ep(), "/network/link/rate", "1600Gbps"), "m.json"));
+  EXPECT_EQ(c.network.link_rate.GetBitRate(), 1'600'000'000'000u);
+  EXPECT_EQ(c.network.link_delay.GetNanoSeconds(), 100);
+  const CheckedScenario own = check_scenario(parse_scenario(
+      with(moe_ep(), "/network/intra_server_link", json{{"rate", "1280Gbps"}}), "m.json"));
+  EXPECT_EQ(own.network.rdma.intra_rate.GetBitRate(), 1'280'000'000'000u);
+  EXPECT_EQ(own.network.rdma.intra_delay.GetNanoSeconds(), 100);
+  ScenarioError e = check_error(with(quickstart(), "/network/intra_server_link", json{{"rate", "1Tbps"}}),
+                                "/network/intra_server_link");
+  EXPECT_NE(e.detail().find("rail-optimised and two-tier"), std::string::npos) << e.detail();
+  check_error(with(moe_ep(), "/network/intra_server_link/delay", "soon"),
+              "/network/intra_server_link/delay");
+}
+
+}  // namespace
+}  // namespace uniference
