@@ -338,6 +338,7 @@ ScheduledCollective::DoReceive(uint32_t index, uint32_t from, uint64_t cookie, u
     r.flags[step] |= ARRIVED;
     if (r.flags[step] & READY)
     {
+        Ptr<ScheduledCollective> alive = this; // as in Sent: Finish may release the last owner
         Finish(index, step);
         Drain();
     }
@@ -420,6 +421,7 @@ ScheduledCollective::HandleReady(uint32_t index, uint32_t to, uint32_t sequence)
         CollectiveProgram::Step step = r->sends[to][sequence];
         if (r->flags[step] & READY)
         {
+            Ptr<ScheduledCollective> alive = this;
             Transmit(index, step);
             Drain();
             return;
@@ -432,6 +434,9 @@ ScheduledCollective::HandleReady(uint32_t index, uint32_t to, uint32_t sequence)
 void
 ScheduledCollective::Sent(ScheduledCollective* self, uint32_t index, CollectiveProgram::Step step)
 {
+    // Finish may complete the last participant, whose owner then lets the collective go:
+    // it must outlive the Drain below.
+    Ptr<ScheduledCollective> alive = self;
     self->Finish(index, step);
     self->Drain();
 }
