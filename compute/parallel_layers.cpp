@@ -5,20 +5,14 @@
 #include <ATen/Parallel.h>
 
 
+#include "compute/counter_hash.h"
+
 #include <cmath>
 #include <stdexcept>
 
 namespace uniference {
 namespace {
 
-// SplitMix64's finaliser: spreads every input bit over the whole word, so neighbouring
-// layers and similar names get unrelated streams.
-uint64_t mix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 // FNV-1a: a hash of the name that, unlike std::hash, is the same on every platform.
 uint64_t hash_name(const std::string& name) {
@@ -28,7 +22,7 @@ uint64_t hash_name(const std::string& name) {
 }
 
 uint64_t key_hash(const ParamKey& key) {
-  return mix(mix(mix(key.seed) ^ static_cast<uint64_t>(key.layer)) ^ hash_name(key.name));
+  return mix64(mix64(mix64(key.seed) ^ static_cast<uint64_t>(key.layer)) ^ hash_name(key.name));
 }
 
 // Rows first_row.. and columns first_col.. of the [rows, cols] weight of `key`.
@@ -48,7 +42,7 @@ at::Tensor weight_block(const ParamKey& key, int64_t cols, int64_t first_row, in
                              static_cast<uint64_t>(first_col);
       for (int64_t j = 0; j < block_cols; ++j) {
         // Element `index` is output index + 1 of the SplitMix64 stream seeded with the key.
-        const uint64_t h = mix(base + (first + static_cast<uint64_t>(j)) * 0x9e3779b97f4a7c15ULL);
+        const uint64_t h = mix64(base + (first + static_cast<uint64_t>(j)) * 0x9e3779b97f4a7c15ULL);
         const uint32_t sum = uint32_t(h & 0xffff) + uint32_t((h >> 16) & 0xffff) +
                              uint32_t((h >> 32) & 0xffff) + uint32_t(h >> 48);
         row[j] = (float(sum) + 2.0f - 131072.0f) * scale;

@@ -4,6 +4,7 @@
 #include "compute/moe/flagged_blocks.h"
 
 #include <stdexcept>
+#include <string>
 
 namespace uniference {
 
@@ -34,12 +35,20 @@ void barrier(Comm& comm, const ExchangeSite& site, const char* phase) {
   comm.barrier();
 }
 
+// One direction's tokens (`phase` "dispatch" or "combine"): the rows, a barrier, the flags,
+// and a barrier before anyone reads them.
 at::Tensor exchange_rows(Comm& comm, const at::Tensor& rows, const std::vector<int64_t>& out_splits,
-                         const std::vector<int64_t>& in_splits) {
+                         const std::vector<int64_t>& in_splits, const ExchangeSite& site,
+                         const std::string& phase) {
+  label_compute(layer_label(site.layer, (phase + ".tokens").c_str()));
   int64_t total = 0;
   for (int64_t n : out_splits) total += n;
   at::Tensor out = at::empty({total, rows.size(1)}, rows.options());
   comm.all_to_all_v(out, rows, out_splits, in_splits);
+  const std::string barrier_label = phase + ".barrier";
+  barrier(comm, site, barrier_label.c_str());
+  set_and_check_flags(comm, site, (phase + ".flags").c_str());
+  barrier(comm, site, barrier_label.c_str());
   return out;
 }
 
@@ -55,23 +64,12 @@ at::Tensor BspExchange::dispatch(Comm& comm, const at::Tensor& rows, ExchangeCou
   const at::Tensor flat = received.contiguous();
   counts.received.assign(flat.data_ptr<int64_t>(), flat.data_ptr<int64_t>() + flat.numel());
   barrier(comm, site, "dispatch.barrier");
-
-  label_compute(layer_label(site.layer, "dispatch.tokens"));
-  at::Tensor arrived = exchange_rows(comm, rows, counts.received_splits(), counts.sent_splits());
-  barrier(comm, site, "dispatch.barrier");
-  set_and_check_flags(comm, site, "dispatch.flags");
-  barrier(comm, site, "dispatch.barrier");
-  return arrived;
+  return exchange_rows(comm, rows, counts.received_splits(), counts.sent_splits(), site, "dispatch");
 }
 
 at::Tensor BspExchange::combine(Comm& comm, const at::Tensor& rows, const ExchangeCounts& counts,
                                 const ExchangeSite& site) const {
-  label_compute(layer_label(site.layer, "combine.tokens"));
-  at::Tensor back = exchange_rows(comm, rows, counts.sent_splits(), counts.received_splits());
-  barrier(comm, site, "combine.barrier");
-  set_and_check_flags(comm, site, "combine.flags");
-  barrier(comm, site, "combine.barrier");
-  return back;
+  return exchange_rows(comm, rows, counts.sent_splits(), counts.received_splits(), site, "combine");
 }
 
 }  // namespace uniference
