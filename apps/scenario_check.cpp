@@ -267,6 +267,14 @@ NetworkConfig checked_network(const Scenario& scenario, uint32_t ranks) {
                           "expected an algorithm of " + spec_of_op.operation + ": one of " +
                               quoted_list(names) + ", found \"" + algorithm + "\"");
     }
+    // Strategy ep exchanges uneven blocks (all_to_all_v), which the two-hop hierarchical
+    // all-to-all cannot split.
+    if (scenario.parallel.strategy == "ep" && op->op == OpType::kAllToAll &&
+        algorithm == "hierarchical") {
+      throw ScenarioError(source, child(pointer, "algorithm"),
+                          "the hierarchical all-to-all takes equal blocks only, and strategy ep "
+                          "sends each peer its own number of tokens; use direct or pairwise");
+    }
     const ns3::TypeId tid = ns3::CollectiveHelper::GetTypeId(spec_of_op.operation, algorithm);
     for (const auto& [name, value] : spec_of_op.attributes) {
       problem = ns3::CheckAttributeValue(tid, name, value);

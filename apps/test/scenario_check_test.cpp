@@ -288,6 +288,8 @@ TEST(ScenarioCheck, ExpertParallelismIsCheckedAgainstTheModelAndStrategy) {
   e = check_error(tp, "/parallel/tp");
   EXPECT_NE(e.detail().find("spread its experts with strategy ep"), std::string::npos) << e.detail();
   check_error(with(quickstart(), "/parallel/ep", 2), "/parallel/ep");
+  check_error(with(moe_ep(), "/collectives/all_to_all", json{{"algorithm", "hierarchical"}}),
+              "/collectives/all_to_all/algorithm");
   e = check_error(with(quickstart(), "/parallel/dispatch", "bsp"), "/parallel/dispatch");
   EXPECT_NE(e.detail().find("strategy tp has no experts"), std::string::npos) << e.detail();
 }
