@@ -419,6 +419,10 @@ RunRecord trace_window(const RunRecord& record, uint64_t max_events, int64_t* cu
   for (const NetMessage& message : record.messages) {
     if (message.send_ns < cut) window.messages.push_back(message);
   }
+  window.phases.clear();
+  for (const PhaseSpan& phase : record.phases) {
+    if (phase.start_ns < cut) window.phases.push_back(phase);
+  }
   *cut_ns = cut;
   return window;
 }

@@ -202,6 +202,34 @@ void add_link_outages(const RunRecord& record, std::vector<Event>& header,
   }
 }
 
+// Phases the shard code timed (an MoE layer's dispatch and combine): one track per rank that
+// has any, after every rank's own ("rank N phases"), a slice per phase (category "phase").
+void add_phases(const RunRecord& record, std::vector<Event>& header, std::vector<Event>& timed,
+                int64_t& slice_index) {
+  constexpr int kFirstPhaseTid = 1 << 20;  // past any rank and its extra lanes
+  std::set<int> named;
+  std::vector<PhaseSpan> phases = record.phases;
+  std::stable_sort(phases.begin(), phases.end(), [](const PhaseSpan& a, const PhaseSpan& b) {
+    return std::make_tuple(a.rank, a.start_ns, a.name) < std::make_tuple(b.rank, b.start_ns, b.name);
+  });
+  for (const PhaseSpan& phase : phases) {
+    const int tid = kFirstPhaseTid + phase.rank;
+    if (named.insert(tid).second) {
+      header.push_back(metadata("thread_name", kRanksPid, tid,
+                                {{"name", "rank " + std::to_string(phase.rank) + " phases"}}));
+      header.push_back(metadata("thread_sort_index", kRanksPid, tid, {{"sort_index", tid}}));
+    }
+    Slice slice;
+    slice.name = phase.name;
+    slice.category = "phase";
+    slice.start_ns = phase.start_ns;
+    slice.end_ns = std::max(phase.start_ns, phase.end_ns);
+    slice.tid = tid;
+    slice.index = slice_index++;
+    add_slice(slice, timed);
+  }
+}
+
 // One counter per link direction on the network process ("ph": "C", category "link"), a
 // sample at the start of each interval whose values differ from the one before, and a zero
 // at the run's end so the last interval has an end. Args: the interval's bytes and its
@@ -421,6 +449,7 @@ std::vector<Event> build_events(const RunRecord& record, const std::string& titl
   }
   add_link_counters(record, timed);
   add_link_outages(record, header, timed, slice_index);
+  add_phases(record, header, timed, slice_index);
 
   std::sort(timed.begin(), timed.end(), [](const Event& a, const Event& b) {
     return std::make_tuple(a.ts_ns, a.pid, a.tid, int(a.slot), a.order1, a.order2) <

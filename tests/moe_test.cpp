@@ -5,6 +5,7 @@
 // bandwidth bound tokens x top-k x hidden x bytes / NIC rate.
 #include "apps/run_scenario.h"
 #include "apps/scenario.h"
+#include "bridge/chrome_trace.h"
 #include "bridge/this_lp.h"
 #include "compute/generation.h"
 #include "compute/llama.h"
@@ -77,6 +78,14 @@ TEST_P(ExpertParallelTokens, AreTheSingleDeviceTokens) {
     EXPECT_EQ(steps.at(phase).size(), size_t(config.n_layers * kNew)) << phase;
     for (const PhaseStep& step : steps.at(phase)) EXPECT_EQ(step.ranks, c.ep) << phase;
   }
+  // The trace shows them on a track per rank, and its slices nest.
+  const nlohmann::json trace = chrome_trace(ep.record, "moe");
+  EXPECT_EQ(check_trace_nesting(trace), "");
+  size_t phase_slices = 0;
+  for (const nlohmann::json& event : trace.at("traceEvents")) {
+    if (event.value("cat", "") == "phase" && event.at("ph") == "B") ++phase_slices;
+  }
+  EXPECT_EQ(phase_slices, size_t(2 * config.n_layers * kNew * c.ep));
 }
 
 INSTANTIATE_TEST_SUITE_P(Schemes, ExpertParallelTokens,
