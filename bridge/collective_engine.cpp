@@ -8,6 +8,8 @@
 #include <ns3/string.h>
 #include <ns3/uinteger.h>
 
+#include <algorithm>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 
@@ -140,6 +142,15 @@ std::shared_ptr<SimWork> CollectiveEngine::enter(int group, uint64_t seq, int in
       throw std::invalid_argument(std::string(name) + ": the algorithm of call #" +
                                   std::to_string(seq) + " of " + groups_.label(group) +
                                   " takes no split sizes");
+    }
+    const auto uneven = [](const std::vector<uint64_t>& counts) {
+      return std::adjacent_find(counts.begin(), counts.end(), std::not_equal_to<>()) != counts.end();
+    };
+    if (!scheduled->TakesUnevenSplits() && (uneven(args.send_counts) || uneven(args.recv_counts))) {
+      throw std::invalid_argument(std::string(name) + ": the algorithm of call #" +
+                                  std::to_string(seq) + " of " + groups_.label(group) +
+                                  " (" + scheduled->GetInstanceTypeId().GetName() +
+                                  ") takes equal blocks only; these differ");
     }
     scheduled->SetSplits(static_cast<uint32_t>(index), args.send_counts, args.recv_counts);
   }

@@ -171,6 +171,20 @@ INSTANTIATE_TEST_SUITE_P(Algorithms, AllToAllV,
                          ::testing::Combine(::testing::Values("direct", "pairwise"),
                                             ::testing::Values(2, 3, 7)));
 
+// The hierarchical all-to-all packs equal blocks per server: uneven splits are refused as an
+// error of the calling rank (a run-time error with its rank), not an abort of the process.
+TEST(AllToAllV, UnevenSplitsAreRefusedByAnAlgorithmOfEqualBlocks) {
+  NetworkConfig net;
+  net.collectives[OpType::kAllToAll] = CollectiveChoice{"hierarchical", {{"LocalSize", "2"}}};
+  auto outcome = run_star(4, net, [&](Comm& comm) {
+    const std::vector<int64_t> splits = {1, 2, 1, 2};
+    at::Tensor in = at::zeros({6, 2}), out = at::zeros({6, 2});
+    comm.all_to_all_v(out, in, splits, splits);
+  });
+  EXPECT_EQ(outcome.status, RunOutcome::Status::kError);
+  EXPECT_NE(outcome.report.find("takes equal blocks only"), std::string::npos) << outcome.report;
+}
+
 // A call on meta tensors moves the same bytes in the same simulated time as one on real
 // tensors (the shard code's compute before it may differ).
 TEST(DataFree, MetaTensorsTakeTheSameSimulatedTime) {

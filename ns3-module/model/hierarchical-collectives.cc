@@ -135,6 +135,12 @@ HierarchicalAllToAll::HierarchicalAllToAll()
 {
 }
 
+bool
+HierarchicalAllToAll::TakesUnevenSplits() const
+{
+    return false;
+}
+
 void
 HierarchicalAllToAll::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {

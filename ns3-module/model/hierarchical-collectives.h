@@ -52,6 +52,9 @@ class HierarchicalAllToAll : public ScheduledCollective
     static TypeId GetTypeId();
     HierarchicalAllToAll();
 
+    /// \return false: the two-hop exchange packs equal blocks per server
+    bool TakesUnevenSplits() const override;
+
   protected:
     void BuildProgram(uint32_t index, CollectiveProgram& program) const override;
 

@@ -86,6 +86,12 @@ ScheduledCollective::SetData(Ptr<CollectiveData> data)
     m_data = data;
 }
 
+bool
+ScheduledCollective::TakesUnevenSplits() const
+{
+    return true;
+}
+
 void
 ScheduledCollective::SetSplits(uint32_t index,
                                std::vector<uint64_t> sendCounts,

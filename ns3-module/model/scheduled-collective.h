@@ -71,6 +71,13 @@ class ScheduledCollective : public Collective
     void SetSplits(uint32_t index, std::vector<uint64_t> sendCounts, std::vector<uint64_t> recvCounts);
 
     /**
+     * \brief Whether the schedule can carry blocks of different sizes (SetSplits with
+     * unequal counts); an algorithm that cannot says so here, and callers refuse them.
+     * \return true unless the algorithm needs equal blocks
+     */
+    virtual bool TakesUnevenSplits() const;
+
+    /**
      * \brief Build a participant's program without running it (to inspect or check a schedule).
      * \param index the participant; Setup must have run
      * \return its program
