@@ -44,6 +44,7 @@ at::Tensor PointToPointExchange::exchange(Comm& comm, const at::Tensor& rows,
   const std::vector<int64_t> out_at = offsets_of(out_splits);
   const std::vector<int> peers = peer_order(comm, site);
   std::vector<at::Tensor> inbound(size_t(comm.size())), outbound;
+  outbound.reserve(peers.size());  // a sent tensor stays where it is until its send completes
   std::vector<WorkPtr> receives, sends;
   // Receives first: a buffer is ready before its first block can arrive.
   for (int p : peers) {
@@ -80,14 +81,16 @@ at::Tensor PointToPointExchange::dispatch(Comm& comm, const at::Tensor& rows,
   const at::Tensor sent = at::tensor(counts.sent, cpu_long).view({counts.ranks, local});
   at::Tensor received = at::empty_like(sent);
   received[me].copy_(sent[me]);
+  const std::vector<int> peers = peer_order(comm, site);
   std::vector<WorkPtr> works;
   std::vector<at::Tensor> rows_in(size_t(counts.ranks));
-  for (int p : peer_order(comm, site)) {
+  for (int p : peers) {
     rows_in[size_t(p)] = received[p];
     works.push_back(comm.irecv(rows_in[size_t(p)], p, kCountsTag));
   }
   std::vector<at::Tensor> rows_out;
-  for (int p : peer_order(comm, site)) {
+  rows_out.reserve(peers.size());
+  for (int p : peers) {
     rows_out.push_back(sent[p].contiguous());
     works.push_back(comm.isend(rows_out.back(), p, kCountsTag));
   }
