@@ -123,9 +123,11 @@ CheckedCompute check_compute(const Scenario& scenario) {
   checked.degrees.stages = parallel.stages;
   checked.degrees.micro_batches = parallel.micro_batches;
   check_workload_fits(scenario, checked.model);
-  // A serving replica forms its own batches: the data-parallel check has none to split.
+  // A serving replica forms its own batches: the data-parallel (and expert-parallel
+  // attention) checks have none to split.
   const WorkloadShape workload{
-      scenario.workload.is_serving() ? checked.degrees.dp : scenario.workload.batch,
+      scenario.workload.is_serving() ? checked.degrees.dp * checked.degrees.ep
+                                     : scenario.workload.batch,
       scenario.workload.prompt_tokens, scenario.workload.new_tokens};
   const StrategyProblem problem =
       check_strategy(*checked.strategy, checked.model, checked.degrees, workload);

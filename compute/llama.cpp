@@ -194,7 +194,9 @@ at::Tensor Attention::forward_rows(const at::Tensor& x, const SequenceRows& rows
                             cache_v_[slot].narrow(0, 0, start + seq), start));
   }
   label_compute(layer_label(layer_, "o_proj"));
-  return wo_.forward(at::stack(out));
+  // A rank with no rows of its own in a pass (expert-parallel serving) still runs the pass.
+  return wo_.forward(batch == 0 ? at::empty({0, seq, n_local_heads_ * head_dim_}, x.options())
+                                : at::stack(out));
 }
 
 FeedForward::FeedForward(const ModelConfig& config, const WeightSource& weights, int64_t layer,

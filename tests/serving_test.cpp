@@ -26,10 +26,10 @@ namespace uniference {
 namespace {
 
 Scenario serving_scenario(const std::string& parallel, const std::string& workload,
-                          bool shapes_only) {
+                          bool shapes_only, const std::string& model = "tiny") {
   const std::string text = R"({
     "name": "serving-test", "seed": 9,
-    "model": { "preset": "tiny" },
+    "model": { "preset": ")" + model + R"(" },
     "parallel": )" + parallel + R"(,
     "workload": )" + workload + R"(,
     "compute": { "mode": "modeled", "shapes_only": )" + (shapes_only ? "true" : "false") + R"( },
@@ -129,6 +129,17 @@ TEST(ServingTokens, PipelineStagesOfTensorParallelGroupsServeTheSameTokens) {
       serving_scenario(R"({ "strategy": "tp-pp", "tp": 2, "pp": 2 })", kMixedLengths, false);
   const ScenarioRun result = run(scenario);
   expect_single_device_tokens(scenario, result);
+}
+
+// Data-parallel attention: each rank serves the requests in its own cache slots, and ranks
+// with none in a pass still join its MoE exchanges.
+TEST(ServingTokens, ExpertParallelServingGivesEachRequestItsOwnTokens) {
+  for (const char* parallel : {R"({ "strategy": "ep", "ep": 2 })",
+                               R"({ "strategy": "ep", "ep": 4, "dispatch": "decomposed" })"}) {
+    const Scenario scenario = serving_scenario(parallel, kMixedLengths, false, "tiny-moe");
+    const ScenarioRun result = run(scenario);
+    expect_single_device_tokens(scenario, result);
+  }
 }
 
 TEST(ServingTokens, ReplicasSplitTheStreamAndPreemptedRequestsResumeExactly) {

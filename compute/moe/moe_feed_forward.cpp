@@ -73,7 +73,9 @@ Routing MoeFeedForward::route(const at::Tensor& tokens) {
 
 at::Tensor MoeFeedForward::forward(const at::Tensor& x) {
   const int64_t dim = x.size(-1);
-  const at::Tensor tokens = x.reshape({-1, dim});
+  // Explicit row counts throughout: a rank may have no tokens in a pass, and -1 is no size
+  // of an empty tensor.
+  const at::Tensor tokens = x.reshape({x.numel() / dim, dim});
   const int64_t copies = tokens.size(0) * top_k_;
   const int64_t local = n_experts_ / ranks_;
   const Routing routing = route(tokens);
@@ -140,7 +142,7 @@ at::Tensor MoeFeedForward::forward(const at::Tensor& x) {
     returned = scheme_->exchange->combine(*comm_, returned, counts, site);
   }
   label_compute(layer_label(layer_, "combine.weigh"));
-  const at::Tensor per_copy = scatter_rows(returned, order, copies).view({-1, top_k_, dim});
+  const at::Tensor per_copy = scatter_rows(returned, order, copies).view({tokens.size(0), top_k_, dim});
   at::Tensor out = (per_copy * routing.weights.unsqueeze(-1)).sum(1);
   phase_ends("moe.combine");
   if (shared_) out = out + shared_->forward(tokens);

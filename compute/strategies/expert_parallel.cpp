@@ -2,6 +2,9 @@
 
 #include "compute/generation.h"
 #include "compute/llama.h"
+#include "compute/serving/serving_engine.h"
+
+#include <algorithm>
 
 namespace uniference {
 
@@ -33,6 +36,63 @@ void run_expert_parallel(Comm& group, const StrategyInputs& in) {
   generate_batch(model, mine, in.new_tokens, report);
 }
 
+ModelShard expert_shard(Comm& group, const StrategyInputs& in, const CacheShape& cache) {
+  ModelShard shard;
+  // Slot s of the replica's cache is slot s / ep of rank s mod ep.
+  const int64_t ep = group.size();
+  shard.cache = CacheShape{(cache.batch + ep - 1) / ep, cache.length};
+  shard.shapes_only = in.shapes_only;
+  shard.experts = ExpertGroup{&group, in.dispatch, in.ranks_per_server};
+  return shard;
+}
+
+// Serving with data-parallel attention: a rank runs the step's items whose KV-cache slot is
+// its own (slot mod ep), and every rank joins every forward pass's MoE exchanges, with no
+// tokens of its own if need be. Each pass's tokens reach the driver by one reduce (every
+// item's token from its own rank, zeros from the others).
+class ExpertParallelEngine final : public ServingEngine {
+ public:
+  ExpertParallelEngine(Comm& group, const StrategyInputs& in, const CacheShape& cache)
+      : group_(group), model_(in.model, in.seed, expert_shard(group, in, cache)) {
+    model_built(in, model_, (cache.batch + group.size() - 1) / group.size(), cache.length,
+                cache.length);
+  }
+
+  std::vector<int64_t> step(const StepPlan& plan,
+                            const std::vector<std::vector<int64_t>>& ids) override {
+    const int ep = group_.size(), rank = group_.rank();
+    std::vector<int64_t> tokens(plan.items.size(), 0);
+    for (const RowGroup& group : row_groups(plan, ids)) {
+      std::vector<int64_t> mine;
+      SequenceRows rows;
+      for (size_t k = 0; k < group.items.size(); ++k) {
+        if (group.rows.slots[k] % ep != rank) continue;
+        mine.push_back(int64_t(k));
+        rows.slots.push_back(group.rows.slots[k] / ep);
+        rows.starts.push_back(group.rows.starts[k]);
+      }
+      const int64_t positions = group.ids.size(1);
+      const at::Tensor hidden =
+          mine.empty()
+              ? at::empty({0, positions, model_.config().dim}, model_.activation_options())
+              : model_.embed(group.ids.index_select(0, at::tensor(mine, at::kLong)), 0);
+      const std::vector<int64_t> chosen =
+          model_.greedy_next(model_.forward_layers_rows(hidden, rows));
+      at::Tensor found = at::zeros({int64_t(group.items.size())}, at::kLong);
+      for (size_t j = 0; j < mine.size(); ++j) found[mine[j]] = chosen[j];
+      group_.reduce(found, 0);
+      for (size_t k = 0; k < group.items.size(); ++k) {
+        tokens[group.items[k]] = found[int64_t(k)].item<int64_t>();
+      }
+    }
+    return tokens;
+  }
+
+ private:
+  Comm& group_;
+  LlamaModel model_;
+};
+
 }  // namespace
 
 Strategy expert_parallel_strategy() {
@@ -61,6 +121,9 @@ Strategy expert_parallel_strategy() {
     return StrategyProblem{};
   };
   s.run = run_expert_parallel;
+  s.serve = [](Comm& group, const StrategyInputs& in, const CacheShape& cache) {
+    return std::unique_ptr<ServingEngine>(new ExpertParallelEngine(group, in, cache));
+  };
   return s;
 }
 
