@@ -4,8 +4,6 @@
 #include "compute/llama.h"
 #include "compute/serving/serving_engine.h"
 
-#include <algorithm>
-
 namespace uniference {
 
 namespace {
@@ -36,11 +34,14 @@ void run_expert_parallel(Comm& group, const StrategyInputs& in) {
   generate_batch(model, mine, in.new_tokens, report);
 }
 
+// Slot s of the replica's cache is slot s / ep of rank s mod ep.
+CacheShape rank_cache(const Comm& group, const CacheShape& cache) {
+  return CacheShape{(cache.batch + group.size() - 1) / group.size(), cache.length};
+}
+
 ModelShard expert_shard(Comm& group, const StrategyInputs& in, const CacheShape& cache) {
   ModelShard shard;
-  // Slot s of the replica's cache is slot s / ep of rank s mod ep.
-  const int64_t ep = group.size();
-  shard.cache = CacheShape{(cache.batch + ep - 1) / ep, cache.length};
+  shard.cache = rank_cache(group, cache);
   shard.shapes_only = in.shapes_only;
   shard.experts = ExpertGroup{&group, in.dispatch, in.ranks_per_server};
   return shard;
@@ -54,8 +55,7 @@ class ExpertParallelEngine final : public ServingEngine {
  public:
   ExpertParallelEngine(Comm& group, const StrategyInputs& in, const CacheShape& cache)
       : group_(group), model_(in.model, in.seed, expert_shard(group, in, cache)) {
-    model_built(in, model_, (cache.batch + group.size() - 1) / group.size(), cache.length,
-                cache.length);
+    model_built(in, model_, rank_cache(group, cache).batch, cache.length, cache.length);
   }
 
   std::vector<int64_t> step(const StepPlan& plan,
