@@ -16,12 +16,15 @@ namespace {
 
 using nlohmann::json;
 
-json quickstart() {
-  std::ifstream in(std::string(UNIFERENCE_SCENARIOS_DIR) + "/quickstart.json");
+// A scenario shipped in scenarios/.
+json shipped(const std::string& file) {
+  std::ifstream in(std::string(UNIFERENCE_SCENARIOS_DIR) + "/" + file);
   std::stringstream text;
   text << in.rdbuf();
   return json::parse(text.str());
 }
+
+json quickstart() { return shipped("quickstart.json"); }
 
 json with(json doc, const std::string& pointer, const json& value) {
   doc[json::json_pointer(pointer)] = value;
@@ -258,12 +261,7 @@ TEST(ScenarioCheck, EachRankIsChargedOnItsOwnDevice) {
 namespace uniference {
 namespace {
 
-json moe_ep() {
-  std::ifstream in(std::string(UNIFERENCE_SCENARIOS_DIR) + "/moe-ep.json");
-  std::stringstream text;
-  text << in.rdbuf();
-  return json::parse(text.str());
-}
+json moe_ep() { return shipped("moe-ep.json"); }
 
 TEST(ScenarioCheck, ExpertParallelismIsCheckedAgainstTheModelAndStrategy) {
   const CheckedScenario c = check_scenario(parse_scenario(moe_ep(), "m.json"));
