@@ -115,7 +115,7 @@ CheckedCompute check_compute(const Scenario& scenario) {
   checked.degrees.sp = parallel.sp;
   checked.degrees.ep = parallel.ep;
   checked.dispatch = &registered(dispatch_schemes(), parallel.dispatch, source, "/parallel/dispatch");
-  if (parallel.dispatch_written && checked.strategy->name != "ep") {
+  if (parallel.dispatch_written && !checked.strategy->spreads_experts) {
     throw ScenarioError(source, "/parallel/dispatch",
                         "a dispatch scheme is how strategy ep sends tokens to experts; strategy " +
                             checked.strategy->name + " has no experts to dispatch to");

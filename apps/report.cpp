@@ -21,6 +21,13 @@ namespace {
 
 using nlohmann::json;
 
+// Percentiles of a phase's step latencies (first begin to last end).
+Percentiles step_latencies(const std::vector<PhaseStep>& steps) {
+  std::vector<int64_t> latencies;
+  for (const PhaseStep& step : steps) latencies.push_back(step.latency_ns());
+  return percentiles(latencies);
+}
+
 std::vector<RankStats> ranks_in_order(const RunRecord& record) {
   std::vector<RankStats> ranks = record.ranks;
   std::stable_sort(ranks.begin(), ranks.end(),
@@ -229,9 +236,7 @@ std::string summary_table(const Scenario& scenario, const RunRecord& record) {
                                             : ""));
   }
   for (const auto& [name, steps] : record.phase_steps()) {
-    std::vector<int64_t> latencies;
-    for (const PhaseStep& step : steps) latencies.push_back(step.latency_ns());
-    const Percentiles p = percentiles(latencies);
+    const Percentiles p = step_latencies(steps);
     line(name, "p50 " + format_duration(p.p50_ns) + ", max " + format_duration(p.max_ns) +
                    " (" + std::to_string(steps.size()) + " steps, first begin to last end)");
   }
@@ -284,6 +289,7 @@ json results_json(const Scenario& scenario, const RunRecord& record) {
       {"prompt_tokens", scenario.workload.prompt_tokens},
       {"new_tokens", scenario.workload.new_tokens},
       {"device_profile", scenario.devices.profile},
+      {"network_preset", network.preset},
       {"topology", network.topology},
       {"link_rate_bps", network.link.rate_bps},
       {"link_delay_ns", network.link.delay_ns},
@@ -358,14 +364,12 @@ json results_json(const Scenario& scenario, const RunRecord& record) {
   // Each phase's steps: step k joins every rank's k-th phase of that name.
   json phases = json::object();
   for (const auto& [name, steps] : record.phase_steps()) {
-    std::vector<int64_t> latencies;
     int64_t rank_total = 0, rank_count = 0;
     for (const PhaseStep& step : steps) {
-      latencies.push_back(step.latency_ns());
       rank_total += step.rank_total_ns;
       rank_count += step.ranks;
     }
-    const Percentiles p = percentiles(latencies);
+    const Percentiles p = step_latencies(steps);
     phases[name] = {{"steps", steps.size()},
                     {"latency_ns",
                      {{"mean", p.mean_ns}, {"p50", p.p50_ns}, {"p90", p.p90_ns},

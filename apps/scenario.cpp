@@ -760,16 +760,6 @@ WanSpec read_wan(const Checker& check, const json& value, const std::string& poi
   return wan;
 }
 
-// `written` over `defaults`, objects merged key by key.
-json merged(const json& defaults, const json& written) {
-  if (!defaults.is_object() || !written.is_object()) return written;
-  json out = defaults;
-  for (const auto& item : written.items()) {
-    out[item.key()] = out.contains(item.key()) ? merged(out[item.key()], item.value()) : item.value();
-  }
-  return out;
-}
-
 // /network/intra_server_link: the cables inside a server of rail-optimised and two-tier.
 IntraServerLinkSpec read_intra_server_link(const Checker& check, const json& value,
                                            const std::string& pointer) {
@@ -797,7 +787,9 @@ NetworkSpec read_network(const Checker& check, const json& written, const std::s
     preset_name = check.string(*v, at);
     const NetworkPreset* preset = network_presets().find(preset_name);
     if (preset == nullptr) check.choice(*v, at, network_presets().names());
-    value = merged(json::parse(preset->network), written);
+    // The written keys over the preset's, objects merged key by key (RFC 7396).
+    value = json::parse(preset->network);
+    value.merge_patch(written);
     value.erase("preset");
   }
   NetworkSpec network;

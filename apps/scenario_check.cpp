@@ -5,9 +5,11 @@
 #include "bridge/collective_ops.h"
 #include "bridge/network_registry.h"
 #include "bridge/wan_models.h"
+#include "compute/strategy.h"
 
 #include <ns3/attribute-check.h>
 #include <ns3/collective-helper.h>
+#include <ns3/scheduled-collective.h>
 #include <ns3/trace-condition.h>
 #include <ns3/varying-link-helper.h>
 
@@ -174,6 +176,14 @@ void check_wan(const Scenario& scenario, NetworkConfig& net) {
   }
 }
 
+// Whether the algorithm can carry blocks of different sizes (all_to_all_v): asked of one
+// instance, as the run would ask it.
+bool takes_uneven_splits(const std::string& operation, const std::string& algorithm) {
+  const auto scheduled = ns3::DynamicCast<ns3::ScheduledCollective>(
+      ns3::CollectiveHelper(operation, algorithm).Create());
+  return scheduled && scheduled->TakesUnevenSplits();
+}
+
 NetworkConfig checked_network(const Scenario& scenario, uint32_t ranks) {
   const std::string& source = scenario.source;
   const NetworkSpec& spec = scenario.network;
@@ -267,10 +277,11 @@ NetworkConfig checked_network(const Scenario& scenario, uint32_t ranks) {
                           "expected an algorithm of " + spec_of_op.operation + ": one of " +
                               quoted_list(names) + ", found \"" + algorithm + "\"");
     }
-    // Strategy ep exchanges uneven blocks (all_to_all_v), which the two-hop hierarchical
-    // all-to-all cannot split.
-    if (scenario.parallel.strategy == "ep" && op->op == OpType::kAllToAll &&
-        algorithm == "hierarchical") {
+    // Expert parallelism exchanges uneven blocks (all_to_all_v), which an algorithm of equal
+    // blocks cannot split: refused here, at its pointer, before the run would refuse it.
+    const Strategy* strategy = strategies().find(scenario.parallel.strategy);
+    if (strategy != nullptr && strategy->spreads_experts && op->op == OpType::kAllToAll &&
+        !takes_uneven_splits(spec_of_op.operation, algorithm)) {
       throw ScenarioError(source, child(pointer, "algorithm"),
                           "the hierarchical all-to-all takes equal blocks only, and strategy ep "
                           "sends each peer its own number of tokens; use direct or pairwise");

@@ -49,7 +49,7 @@ StrategyProblem check_strategy(const Strategy& strategy, const ModelConfig& mode
   if (degrees.tp < 1 || degrees.pp < 1 || degrees.dp < 1 || degrees.sp < 1 || degrees.ep < 1) {
     return StrategyProblem{"", "every parallel degree must be at least 1"};
   }
-  if (degrees.ep != 1 && strategy.name != "ep") {
+  if (degrees.ep != 1 && !strategy.spreads_experts) {
     return StrategyProblem{"ep", "strategy " + strategy.name +
                                      " does not spread experts; expert parallelism is strategy ep"};
   }

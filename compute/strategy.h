@@ -98,6 +98,8 @@ struct Strategy {
   // Whether its engine hands a request's KV cache over between replicas (disaggregation):
   // each rank of a replica then holds the same slice of every layer's cache.
   bool hands_over_kv = false;
+  // Whether it spreads a mixture of experts' experts (/parallel/ep, /parallel/dispatch).
+  bool spreads_experts = false;
 };
 
 // Every strategy, in the order docs and --help list them.

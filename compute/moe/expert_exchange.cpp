@@ -37,7 +37,7 @@ int hop_distance(int a, int b, int ranks_per_server) {
 namespace {
 
 // Expert e on rank e / (n / ranks): each rank holds a block of consecutive experts.
-ExpertSlot blocked(int64_t expert, int64_t n_experts, int ranks, int) {
+ExpertSlot blocked(int64_t expert, int64_t n_experts, int ranks) {
   const int64_t per_rank = n_experts / ranks;
   return ExpertSlot{int(expert / per_rank), expert % per_rank};
 }
@@ -46,7 +46,7 @@ ExpertSlot blocked(int64_t expert, int64_t n_experts, int ranks, int) {
 // "logical transposition"), so experts a router picks together (neighbouring ids, as
 // group-limited routing does) sit on different servers and every sender's destinations mix
 // one-hop and two-hop ranks evenly.
-ExpertSlot transposed(int64_t expert, int64_t, int ranks, int) {
+ExpertSlot transposed(int64_t expert, int64_t, int ranks) {
   return ExpertSlot{int(expert % ranks), expert / ranks};
 }
 

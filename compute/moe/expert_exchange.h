@@ -64,8 +64,7 @@ struct DispatchScheme {
   std::string name;
   std::string description;
   // The rank and local index of `expert` among n_experts spread over `ranks`.
-  std::function<ExpertSlot(int64_t expert, int64_t n_experts, int ranks, int ranks_per_server)>
-      place;
+  std::function<ExpertSlot(int64_t expert, int64_t n_experts, int ranks)> place;
   std::shared_ptr<const TokenExchange> exchange;
 };
 

@@ -5,7 +5,6 @@
 #include "compute/timed_phase.h"
 
 #include <algorithm>
-#include <cmath>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -32,16 +31,15 @@ MoeFeedForward::MoeFeedForward(const ModelConfig& config, const WeightSource& we
       scheme_(&scheme_of(group)),
       ranks_(ranks_of(group)),
       ranks_per_server_(std::max(group.ranks_per_server, 1)),
-      router_(full_weight(ParamKey{weights.seed, layer, "moe.router", weights.shapes_only},
-                          config.moe.n_experts, config.dim,
-                          1.0 / std::sqrt(double(config.dim)))) {
+      router_(config.dim, config.moe.n_experts,
+              ParamKey{weights.seed, layer, "moe.router", weights.shapes_only}, TpGroup{}) {
   if (n_experts_ % ranks_ != 0) {
     throw std::invalid_argument(check_expert_parallel(config, ranks_));
   }
   const int rank = comm_ == nullptr ? 0 : comm_->rank();
   std::vector<int64_t> mine(size_t(n_experts_ / ranks_), -1);
   for (int64_t e = 0; e < n_experts_; ++e) {
-    slots_.push_back(scheme_->place(e, n_experts_, ranks_, ranks_per_server_));
+    slots_.push_back(scheme_->place(e, n_experts_, ranks_));
     if (slots_.back().rank == rank) mine.at(size_t(slots_.back().local)) = e;
   }
   for (int64_t e : mine) {
@@ -55,7 +53,7 @@ MoeFeedForward::MoeFeedForward(const ModelConfig& config, const WeightSource& we
 }
 
 uint64_t MoeFeedForward::weight_bytes() const {
-  uint64_t bytes = router_.nbytes();
+  uint64_t bytes = router_.weight().nbytes();
   for (const FeedForward& expert : experts_) bytes += expert.weight_bytes();
   if (shared_) bytes += shared_->weight_bytes();
   return bytes;
@@ -63,7 +61,7 @@ uint64_t MoeFeedForward::weight_bytes() const {
 
 Routing MoeFeedForward::route(const at::Tensor& tokens) {
   label_compute(layer_label(layer_, "router"));
-  Routing routing = route_top_k(at::linear(tokens, router_), top_k_);
+  Routing routing = route_top_k(router_.forward(tokens), top_k_);
   if (tokens.is_meta()) {
     routing.experts = drawn_experts(seed_, layer_, comm_ == nullptr ? 0 : comm_->rank(), calls_,
                                     tokens.size(0), top_k_, n_experts_);

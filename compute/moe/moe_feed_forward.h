@@ -41,7 +41,7 @@ class MoeFeedForward {
   int ranks_;
   int ranks_per_server_;
   std::vector<ExpertSlot> slots_;  // by expert id
-  at::Tensor router_;              // [n_experts, dim]
+  ColumnParallelLinear router_;    // [n_experts, dim], on one device
   std::vector<FeedForward> experts_;  // this rank's, by local index
   std::optional<FeedForward> shared_;
   uint64_t calls_ = 0;  // forward calls so far: every rank's count is the same

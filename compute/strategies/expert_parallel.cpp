@@ -121,6 +121,7 @@ Strategy expert_parallel_strategy() {
     return StrategyProblem{};
   };
   s.run = run_expert_parallel;
+  s.spreads_experts = true;
   s.serve = [](Comm& group, const StrategyInputs& in, const CacheShape& cache) {
     return std::unique_ptr<ServingEngine>(new ExpertParallelEngine(group, in, cache));
   };

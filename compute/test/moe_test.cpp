@@ -71,7 +71,7 @@ TEST(MoeFeedForward, IsTheGateWeightedSumOfTheTopKExpertsPlusTheSharedOne) {
   }
 }
 
-TEST(MoeFeedForward, ARankBuildsOnlyItsExperts) {
+TEST(MoeFeedForward, OneDeviceHoldsTheRouterEveryExpertAndTheSharedOne) {
   const ModelConfig c = small_moe();
   MoeFeedForward whole(c, WeightSource{5, true}, 0, ExpertGroup{});
   // Router [6, 64], six experts of 3 x 32 x 64, one shared expert of the same size; floats.
@@ -128,7 +128,7 @@ TEST(DispatchSchemes, PlaceEveryExpertOnceAndEvenly) {
     std::map<std::pair<int, int64_t>, int> slots;
     std::map<int, int> per_rank;
     for (int64_t e = 0; e < 32; ++e) {
-      const ExpertSlot slot = scheme.place(e, 32, 8, 4);
+      const ExpertSlot slot = scheme.place(e, 32, 8);
       ++slots[{slot.rank, slot.local}];
       ++per_rank[slot.rank];
       EXPECT_LT(slot.local, 4) << scheme.name;
@@ -139,7 +139,7 @@ TEST(DispatchSchemes, PlaceEveryExpertOnceAndEvenly) {
   // Hierarchical deals experts round robin: 4 consecutive experts on 4 ranks, two servers.
   const DispatchScheme& hierarchical = dispatch_schemes().at("hierarchical");
   std::set<int> servers;
-  for (int64_t e = 2; e < 6; ++e) servers.insert(hierarchical.place(e, 32, 8, 4).rank / 4);
+  for (int64_t e = 2; e < 6; ++e) servers.insert(hierarchical.place(e, 32, 8).rank / 4);
   EXPECT_EQ(servers.size(), 2u);
   EXPECT_EQ(hop_distance(3, 3, 4), 0);
   EXPECT_EQ(hop_distance(3, 0, 4), 1);
