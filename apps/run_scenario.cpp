@@ -134,6 +134,7 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
 
   KernelConfig kernel;
   kernel.seed = scenario.seed;
+  kernel.wake_mean_ns = checked.wake_latency_ns;
   SimCluster cluster(checked.network, kernel);
   for (int r = 0; r < checked.ranks; ++r) {
     cluster.add_rank(meter_for(scenario, checked.rank_devices[size_t(r)]),

@@ -339,13 +339,21 @@ void read_device(const Checker& check, const json& value, const std::string& poi
   }
 }
 
+int64_t read_duration(const Checker& check, const json& value, const std::string& at,
+                      std::string* text, bool zero_ok);
+
 DeviceSpec read_devices(const Checker& check, const json& value, const std::string& pointer,
                         const std::string& source) {
-  check.object(value, pointer, {"profile", "slowdown", "efficiency", "dtype", "ranks"});
+  check.object(value, pointer,
+               {"profile", "slowdown", "efficiency", "dtype", "wake_latency", "ranks"});
   DeviceSpec devices;
   read_device(check, value, pointer, source, devices);
   if (const json* v = Checker::find(value, "dtype")) {
     devices.dtype = check.choice(*v, child(pointer, "dtype"), compute_dtypes());
+  }
+  if (const json* v = Checker::find(value, "wake_latency")) {
+    std::string text;
+    devices.wake_latency_ns = read_duration(check, *v, child(pointer, "wake_latency"), &text, true);
   }
   if (const json* v = Checker::find(value, "ranks")) {
     const std::string at = child(pointer, "ranks");

@@ -14,6 +14,8 @@
 #include <boost/fiber/operations.hpp>
 #include <boost/fiber/protected_fixedsize_stack.hpp>
 
+#include <cmath>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 
@@ -33,6 +35,7 @@ struct LogicalProcess {
   Baton baton;
   at::ThreadLocalState torch_state;
   GeneratorState random;
+  std::mt19937_64 wake_random;  // the host's wake-up latencies, apart from shard code's draws
   bool cancelled = false;
   BlockReason blocked_on;
   int64_t blocked_since_ns = 0;
@@ -104,6 +107,7 @@ int Kernel::add_lp(std::unique_ptr<ComputeMeter> meter, std::function<void()> bo
   lp->meter = std::move(meter);
   lp->body = std::move(body);
   lp->random = lp_generator_state(config_.seed, lp->rank);
+  lp->wake_random.seed(config_.seed * 0x9E3779B97F4A7C15ull + uint64_t(lp->rank));
   lps_.push_back(std::move(lp));
   return lps_.back()->rank;
 }
@@ -312,7 +316,15 @@ void Kernel::advance(int64_t ns) {
 void Kernel::wake(int rank) {
   LogicalProcess& lp = *lps_.at(static_cast<size_t>(rank));
   if (lp.state != LogicalProcess::State::kBlocked) return;
-  schedule_resume(lp, 0);
+  schedule_resume(lp, wake_latency(lp));
+}
+
+int64_t Kernel::wake_latency(LogicalProcess& lp) const {
+  if (config_.wake_mean_ns <= 0) return 0;
+  // Inverse CDF of the exponential on 53 uniform bits: the same draws on every platform,
+  // which std::exponential_distribution does not promise.
+  const double u = double(lp.wake_random() >> 11) * 0x1.0p-53;
+  return int64_t(std::llround(-double(config_.wake_mean_ns) * std::log1p(-u)));
 }
 
 void Kernel::request_quiescence_check() {

@@ -56,6 +56,12 @@ struct KernelConfig {
   // Time every LP resume with the wall clock (lp_wall_ns): two clock reads per fiber
   // switch, so only for overhead accounting.
   bool account_lp_wall = false;
+  // Mean of the host's wake-up latency, in simulated ns: the time between the completion that
+  // ends an LP's blocking wait and the LP running again (the communication library's threads
+  // handing the completion on, and the OS scheduling the waiting thread). Each wait draws an
+  // exponentially distributed delay from the LP's own stream, so two ranks never tie by
+  // construction, as real hosts never do; 0 (the default) resumes at once.
+  int64_t wake_mean_ns = 0;
 };
 
 // How a run ended. Exit codes used by the apps: 0 completed, 1 error, 3 deadlock.
@@ -132,6 +138,7 @@ class Kernel {
  private:
   LogicalProcess& current_lp() const;
   void schedule_resume(LogicalProcess& lp, int64_t delay_ns);
+  int64_t wake_latency(LogicalProcess& lp) const;
   void resume(LogicalProcess* lp);
   void park(LogicalProcess& lp);
   void enter(LogicalProcess& lp);

@@ -2,8 +2,13 @@
 // random stream belong to each LP, whatever the others do between its switches.
 #include "test_support.h"
 
+#include "bridge/this_lp.h"
+
 #include <ATen/core/grad_mode.h>
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
 
 namespace uniference::test {
 namespace {
@@ -70,6 +75,70 @@ TEST(Kernel, LongComputeIsChargedInIntegerNanoseconds) {
   double expected_ns = bytes / slow.memory_bandwidth * 1e9 * slow.slowdown;
   EXPECT_NEAR(double(cluster.record().ranks[0].compute_ns), expected_ns, 1e-6 * expected_ns);
   EXPECT_GT(cluster.record().ranks[1].comm_wait_ns, int64_t(1'500'000'000));
+}
+
+// Rank 1's clock after each of `count` receives of a message that rank 0 sends at exactly
+// k ms (it sleeps to each send's time and waits for its sends only at the end, so its own
+// wake-ups cannot move them), with the host's mean wake-up latency `wake_ns`.
+std::vector<int64_t> resume_times(int64_t wake_ns, int count, int64_t late_ns = 0) {
+  constexpr int64_t kSpacing = 1'000'000;
+  std::vector<int64_t> resumed;
+  KernelConfig kernel;
+  kernel.seed = 7;
+  kernel.wake_mean_ns = wake_ns;
+  SimCluster cluster(NetworkConfig{}, kernel);
+  cluster.add_rank(modeled_meter(), [&](Comm& comm) {
+    at::Tensor t = at::zeros({4});
+    std::vector<WorkPtr> sends;
+    for (int k = 1; k <= count; ++k) {
+      this_lp::sleep_until(k * kSpacing);
+      sends.push_back(comm.isend(t, 1));
+    }
+    for (WorkPtr& send : sends) send->wait();
+  });
+  cluster.add_rank(modeled_meter(), [&](Comm& comm) {
+    at::Tensor t = at::empty({4});
+    for (int k = 1; k <= count; ++k) {
+      if (late_ns > 0) this_lp::sleep_until(k * kSpacing + late_ns);
+      comm.recv(t, 0);
+      resumed.push_back(this_lp::now_ns());
+    }
+  });
+  RunOutcome outcome = cluster.run();
+  EXPECT_EQ(outcome.status, RunOutcome::Status::kCompleted) << outcome.report;
+  return resumed;
+}
+
+TEST(Kernel, WakeUpLatencyIsExponentialWithItsMean) {
+  // Against the same run without it, each receive resumes later by one draw; the draws'
+  // mean and the share above the mean (e^-1 for an exponential) are checked at about three
+  // standard errors over 4000 draws.
+  constexpr int kCount = 4000;
+  constexpr double kMean = 50'000;
+  const std::vector<int64_t> at_once = resume_times(0, kCount);
+  const std::vector<int64_t> woken = resume_times(int64_t(kMean), kCount);
+  ASSERT_EQ(woken.size(), size_t(kCount));
+  double sum = 0;
+  int above = 0;
+  for (int k = 0; k < kCount; ++k) {
+    const double wake = double(woken[size_t(k)] - at_once[size_t(k)]);
+    ASSERT_GE(wake, 0) << "receive " << k << " resumed before its message arrived";
+    sum += wake;
+    above += wake > kMean;
+  }
+  EXPECT_NEAR(sum / kCount, kMean, 0.05 * kMean);
+  EXPECT_NEAR(double(above) / kCount, std::exp(-1.0), 0.025);
+  EXPECT_EQ(resume_times(int64_t(kMean), kCount), woken) << "the same seed drew other latencies";
+}
+
+TEST(Kernel, NoWakeUpLatencyWhenTheMessageWasThereFirst) {
+  // Rank 1 asks 0.5 ms after each message arrived: its receives complete without waiting, so
+  // they cost no wake-up, however large the mean.
+  const std::vector<int64_t> resumed = resume_times(10'000'000, 50, 500'000);
+  ASSERT_EQ(resumed.size(), 50u);
+  for (size_t k = 0; k < resumed.size(); ++k) {
+    EXPECT_EQ(resumed[k], int64_t(k + 1) * 1'000'000 + 500'000) << "receive " << k;
+  }
 }
 
 }  // namespace

@@ -81,6 +81,7 @@ TEST(Scenario, QuickstartParsesToItsValues) {
   EXPECT_EQ(s.devices.profile, "cpu");
   EXPECT_EQ(s.devices.slowdown, 1.0);
   EXPECT_EQ(s.devices.efficiency, 1.0);
+  EXPECT_EQ(s.devices.wake_latency_ns, 0);
   EXPECT_EQ(s.compute_mode, ComputeMode::kModeled);
   EXPECT_EQ(s.network.topology, "star");
   EXPECT_EQ(s.network.link.rate_text, "1Gbps");
@@ -130,6 +131,11 @@ TEST(Scenario, WrongTypeNamesPathExpectedAndFound) {
   EXPECT_EQ(e.source(), "quickstart.json");
 
   expect_error(with(quickstart(), "/workload/prompt_tokens", 0), "/workload/prompt_tokens");
+  expect_error(with(quickstart(), "/devices/wake_latency", "-5us"), "/devices/wake_latency");
+  expect_error(with(quickstart(), "/devices/wake_latency", 57), "/devices/wake_latency");
+  EXPECT_EQ(parse_scenario(with(quickstart(), "/devices/wake_latency", "57us"), "q.json")
+                .devices.wake_latency_ns,
+            57000);
   expect_error(with(quickstart(), "/workload/prompt_tokens", 16.0), "/workload/prompt_tokens");
   expect_error(with(quickstart(), "/parallel/tp", -4), "/parallel/tp");
   expect_error(with(quickstart(), "/seed", -1), "/seed");
