@@ -1,9 +1,12 @@
 // The presets choose what the libraries run, as their sources say (docs/collectives-backends.md),
 // and `auto` chooses what its model predicts fastest, which the simulation confirms.
 #include "bridge/collective_presets.h"
+#include "bridge/this_lp.h"
 #include "test_support.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 namespace uniference::test {
 namespace {
@@ -94,6 +97,45 @@ TEST(CollectivePresets, AutoPicksWhatTheSimulationFindsFaster) {
   EXPECT_LT(picked, ring) << pick.algorithm;
   std::printf("8 ranks, 4 KiB: auto picks %s, %.0f us; ring %.0f us\n", pick.algorithm.c_str(),
               picked * 1e6, ring * 1e6);
+}
+
+// From rank 0's entry to the last rank's exit, in seconds: one all-to-all of `bytes` under the
+// gloo preset on 2 ranks at 100 Mbit/s, rank 1 entering `late_ns` after rank 0.
+double gloo_exchange_seconds(uint64_t bytes, int64_t late_ns) {
+  NetworkConfig network;
+  network.link_rate = ns3::DataRate("100Mbps");
+  network.collective_preset = "gloo";
+  int64_t start = 0;
+  int64_t end = 0;
+  const RunOutcome outcome = run_star(2, network, [&](Comm& comm) {
+    at::Tensor input = at::zeros({int64_t(bytes / 4)});
+    at::Tensor output = at::empty_like(input);
+    comm.barrier();
+    if (comm.rank() == 0) start = this_lp::now_ns();
+    if (comm.rank() == 1) this_lp::sleep_until(this_lp::now_ns() + late_ns);
+    comm.all_to_all(output, input);
+    end = std::max(end, this_lp::now_ns());
+  });
+  EXPECT_EQ(outcome.status, RunOutcome::Status::kCompleted) << outcome.report;
+  return double(end - start) * 1e-9;
+}
+
+TEST(CollectivePresets, GlooPairExchangeRunsOneWayAfterTheOtherWhenOneRankIsLate) {
+  // Each rank sends half of 4 MiB: at 100 Mbit/s with Ethernet's 1538 wire bytes per 1448 of
+  // TCP payload, T = 2 MiB x 8 / 1e8 x 1538 / 1448 = 178 ms. Entering together, both
+  // directions travel at once (T). Entering 1 ms late, rank 1 finds rank 0's recv-ready notice
+  // waiting, so its data leaves at once and its own notice follows that data: rank 0's data
+  // can only leave after it (docs/collectives-backends.md), 2 T in all.
+  const uint64_t bytes = uint64_t(4) << 20;
+  const double one_way = double(bytes / 2) * 8 / 1e8 * 1538.0 / 1448.0;
+  const double together = gloo_exchange_seconds(bytes, 0);
+  const double late = gloo_exchange_seconds(bytes, 1'000'000);
+  std::printf("together %.1f ms, rank 1 late by 1 ms %.1f ms, one direction %.1f ms\n",
+              together * 1e3, late * 1e3, one_way * 1e3);
+  EXPECT_GT(together, 0.98 * one_way);
+  EXPECT_LT(together, 1.10 * one_way);
+  EXPECT_GT(late, 1.90 * one_way);
+  EXPECT_LT(late, 2.15 * one_way + 1e-3);
 }
 
 }  // namespace
