@@ -1,5 +1,6 @@
 #include "apps/colltest.h"
 
+#include "apps/run_scenario.h"
 #include "bridge/collective_ops.h"
 #include "bridge/network_registry.h"
 #include "bridge/sim_cluster.h"
@@ -39,10 +40,7 @@ std::vector<ColltestRow> run_colltest(const CheckedScenario& scenario, const Col
   const std::vector<uint64_t> sizes = sweep_sizes(options, n);
   // elapsed[rank][size][iteration]
   std::vector<std::vector<std::vector<int64_t>>> elapsed(static_cast<size_t>(n));
-  KernelConfig kernel;
-  kernel.seed = scenario.seed;
-  kernel.wake_mean_ns = scenario.wake_latency_ns;
-  SimCluster cluster(network, kernel);
+  SimCluster cluster(network, kernel_config(scenario));
   const auto meta = at::TensorOptions().dtype(at::kFloat).device(at::kMeta);
   for (int r = 0; r < n; ++r) {
     // Modeled compute: the shard code between calls is bookkeeping on meta tensors.

@@ -99,6 +99,13 @@ class ServingProgress {
 
 }  // namespace
 
+KernelConfig kernel_config(const CheckedCompute& checked) {
+  KernelConfig kernel;
+  kernel.seed = checked.seed;
+  kernel.wake_mean_ns = checked.wake_latency_ns;
+  return kernel;
+}
+
 ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::string& out_dir) {
   const CheckedScenario checked = check_scenario(scenario);
   StrategyInputs inputs = strategy_inputs(scenario, checked);
@@ -132,10 +139,7 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
   std::optional<CaptureFolder> capture_folder;
   if (outputs.pcap) capture_folder.emplace(out_dir.empty() ? std::string(".") : out_dir);
 
-  KernelConfig kernel;
-  kernel.seed = scenario.seed;
-  kernel.wake_mean_ns = checked.wake_latency_ns;
-  SimCluster cluster(checked.network, kernel);
+  SimCluster cluster(checked.network, kernel_config(checked));
   for (int r = 0; r < checked.ranks; ++r) {
     cluster.add_rank(meter_for(scenario, checked.rank_devices[size_t(r)]),
                      [&](Comm& world) { run_rank(scenario, checked, world, inputs, serving); });

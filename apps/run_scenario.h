@@ -2,6 +2,7 @@
 // running the registered strategy's shard program, and greedy generation on it.
 #pragma once
 
+#include "apps/compute_check.h"
 #include "apps/scenario.h"
 #include "bridge/kernel.h"
 #include "bridge/run_record.h"
@@ -22,5 +23,9 @@ struct ScenarioRun {
 // written into a folder beside them during the run and moved into place only then, so a
 // run that fails leaves none. Throws OutputError when they cannot be written.
 ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::string& out_dir = "");
+
+// The kernel a checked scenario's ranks run on (run, colltest): its seed and its hosts'
+// wake-up latency.
+KernelConfig kernel_config(const CheckedCompute& checked);
 
 }  // namespace uniference

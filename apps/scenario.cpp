@@ -304,6 +304,33 @@ WorkloadSpec read_workload(const Checker& check, const json& value, const std::s
   return workload;
 }
 
+const char* const kRateExamples =
+    "a data rate such as \"1Gbps\", \"2.5Mb/s\" or \"100000\" (bit/s)";
+const char* const kDelayExamples =
+    "a duration with a unit such as \"50us\" or \"1.5ms\" (ns, us, ms, s)";
+
+// A duration key: positive, or at least 0 where `zero_ok`.
+int64_t read_duration(const Checker& check, const json& value, const std::string& at,
+                      std::string* text, bool zero_ok) {
+  if (!value.is_string()) check.fail_found(at, kDelayExamples, value);
+  *text = value.get<std::string>();
+  int64_t ns = 0;
+  switch (parse_delay(*text, &ns)) {
+    case Parsed::kOk:
+      if (ns < 0 || (ns == 0 && !zero_ok)) {
+        check.fail_found(at, zero_ok ? "a duration of 0 or more" : "a positive duration", value);
+      }
+      return ns;
+    case Parsed::kMalformed:
+      check.fail_found(at, kDelayExamples, value);
+    case Parsed::kNotWhole:
+      check.fail_found(at, "a whole number of nanoseconds", value);
+    case Parsed::kOverflow:
+      check.fail_found(at, "a duration below 2^63 ns", value);
+  }
+  return ns;
+}
+
 // The keys of one device (the default under /devices, or one entry of /devices/ranks),
 // over `device` as it is so far.
 void read_device(const Checker& check, const json& value, const std::string& pointer,
@@ -338,9 +365,6 @@ void read_device(const Checker& check, const json& value, const std::string& poi
     }
   }
 }
-
-int64_t read_duration(const Checker& check, const json& value, const std::string& at,
-                      std::string* text, bool zero_ok);
 
 DeviceSpec read_devices(const Checker& check, const json& value, const std::string& pointer,
                         const std::string& source) {
@@ -405,32 +429,6 @@ void read_compute(const Checker& check, const json& value, const std::string& po
   }
 }
 
-const char* const kRateExamples =
-    "a data rate such as \"1Gbps\", \"2.5Mb/s\" or \"100000\" (bit/s)";
-const char* const kDelayExamples =
-    "a duration with a unit such as \"50us\" or \"1.5ms\" (ns, us, ms, s)";
-
-// A duration key: positive, or at least 0 where `zero_ok`.
-int64_t read_duration(const Checker& check, const json& value, const std::string& at,
-                      std::string* text, bool zero_ok) {
-  if (!value.is_string()) check.fail_found(at, kDelayExamples, value);
-  *text = value.get<std::string>();
-  int64_t ns = 0;
-  switch (parse_delay(*text, &ns)) {
-    case Parsed::kOk:
-      if (ns < 0 || (ns == 0 && !zero_ok)) {
-        check.fail_found(at, zero_ok ? "a duration of 0 or more" : "a positive duration", value);
-      }
-      return ns;
-    case Parsed::kMalformed:
-      check.fail_found(at, kDelayExamples, value);
-    case Parsed::kNotWhole:
-      check.fail_found(at, "a whole number of nanoseconds", value);
-    case Parsed::kOverflow:
-      check.fail_found(at, "a duration below 2^63 ns", value);
-  }
-  return ns;
-}
 
 // InfiniBand's MTUs: payload bytes per packet.
 const std::vector<int64_t> kIbMtus = {256, 512, 1024, 2048, 4096};

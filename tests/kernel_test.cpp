@@ -7,7 +7,6 @@
 #include <ATen/core/grad_mode.h>
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cmath>
 
 namespace uniference::test {
