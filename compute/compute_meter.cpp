@@ -15,13 +15,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
-#include <functional>
 
 namespace uniference {
 namespace {
@@ -78,6 +78,7 @@ enum class OpKind {
   kLinear,       // x [..., K] and weight [N, K]
   kGather,       // reads only the selected rows (embedding, index_select, gather)
   kCopy,         // copy_(dst, src): reads src, writes dst
+  kScatter,      // index_put_(dst, indices, values): reads indices and values, writes values
   kElementwise,  // everything else: one FLOP per element of its largest tensor
 };
 
@@ -96,6 +97,7 @@ constexpr std::pair<OpKind, const char*> kOperatorKinds[] = {
     {OpKind::kLinear, "linear"},
     {OpKind::kGather, "embedding index_select gather"},
     {OpKind::kCopy, "copy_"},
+    {OpKind::kScatter, "index_put_"},
 };
 
 OpKind classify(std::string_view name) {
@@ -142,8 +144,9 @@ thread_local double charged_float_bytes = 4;
 // Sizes only: meta tensors have no data, and none is needed. Floating-point tensors run as
 // float32 and are counted at the charged dtype's size.
 double tensor_bytes(const at::Tensor& t) {
-  const double element = at::isFloatingType(t.scalar_type()) ? charged_float_bytes
-                                                              : static_cast<double>(t.element_size());
+  const double element = at::isFloatingType(t.scalar_type())
+                             ? charged_float_bytes
+                             : static_cast<double>(t.element_size());
   return static_cast<double>(t.numel()) * element;
 }
 
@@ -215,6 +218,12 @@ OpCost input_cost(OpKind kind, c10::ArrayRef<const c10::IValue> args) {
     case OpKind::kCopy:
       if (const at::Tensor* src = tensor_arg(args, 1)) cost.bytes += tensor_bytes(*src);
       break;
+    case OpKind::kScatter:
+      // Only the selected rows of the destination are touched: its whole size is not charged,
+      // here or at the end (the operator returns the destination).
+      for (size_t i = 1; i < args.size(); ++i) for_each_tensor(args[i], count);
+      if (const at::Tensor* values = tensor_arg(args, 2)) cost.bytes += tensor_bytes(*values);
+      break;
     case OpKind::kElementwise:
       for (const c10::IValue& arg : args) for_each_tensor(arg, count);
       break;
@@ -225,6 +234,7 @@ OpCost input_cost(OpKind kind, c10::ArrayRef<const c10::IValue> args) {
 }
 
 void add_output_cost(OpCost& cost, const std::vector<c10::IValue>& outputs) {
+  if (cost.kind == OpKind::kScatter) return;
   for (const c10::IValue& out : outputs) {
     for_each_tensor(out, [&cost](const at::Tensor& t) {
       const double bytes = tensor_bytes(t);
@@ -237,7 +247,8 @@ void add_output_cost(OpCost& cost, const std::vector<c10::IValue>& outputs) {
 
 // What one charged operator costs in seconds: from its name, kind, FLOPs, bytes and the wall
 // time it took (measured only for meters that ask).
-using OperatorPrice = std::function<double(std::string_view name, const OpCost& cost, int64_t wall_ns)>;
+using OperatorPrice =
+    std::function<double(std::string_view name, const OpCost& cost, int64_t wall_ns)>;
 
 bool is_matmul(OpKind kind) {
   return kind == OpKind::kMatmul || kind == OpKind::kMatmulAccum || kind == OpKind::kLinear;
@@ -385,8 +396,7 @@ std::unique_ptr<ComputeMeter> make_modeled_meter(const DeviceProfile& profile) {
   OperatorPrice roofline = [=](std::string_view, const OpCost& cost, int64_t) {
     const double flops_per_second =
         is_matmul(cost.kind) ? matmul_flops_per_second : other_flops_per_second;
-    return launch_seconds +
-           std::max(cost.flops / flops_per_second, cost.bytes / bytes_per_second);
+    return launch_seconds + std::max(cost.flops / flops_per_second, cost.bytes / bytes_per_second);
   };
   return std::make_unique<ObservingMeter>(std::move(roofline), profile.slowdown,
                                           profile.bytes_per_element, false);

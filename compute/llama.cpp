@@ -1,13 +1,13 @@
 #include "compute/llama.h"
 
-#include "compute/compute_label.h"
-#include "compute/generation.h"
-#include "compute/moe/moe_feed_forward.h"
-
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
+
+#include "compute/compute_label.h"
+#include "compute/generation.h"
+#include "compute/moe/moe_feed_forward.h"
 
 namespace uniference {
 namespace {
@@ -42,16 +42,53 @@ RopeTable rope_table(int64_t head_dim, int64_t max_seq, double theta) {
   return RopeTable{at::cos(angles).to(at::kFloat), at::sin(angles).to(at::kFloat)};
 }
 
-at::Tensor apply_rope(const at::Tensor& x, const RopeTable& rope, int64_t start_pos) {
-  const int64_t seq = x.size(-3), head_dim = x.size(-1);
+namespace {
+// Rotates each feature pair (2i, 2i+1) of x by the angles whose cos and sin broadcast
+// against x's [..., head_dim / 2] pairs.
+at::Tensor rotate_pairs(const at::Tensor& x, const at::Tensor& cos, const at::Tensor& sin) {
   std::vector<int64_t> pair_sizes = x.sizes().vec();
-  pair_sizes.back() = head_dim / 2;
+  pair_sizes.back() = x.size(-1) / 2;
   pair_sizes.push_back(2);
   const at::Tensor pairs = x.reshape(pair_sizes);
   const at::Tensor x0 = pairs.select(-1, 0), x1 = pairs.select(-1, 1);
-  const at::Tensor cos = rope.cos.narrow(0, start_pos, seq).unsqueeze(1);  // [seq, 1, pairs]
-  const at::Tensor sin = rope.sin.narrow(0, start_pos, seq).unsqueeze(1);
   return at::stack({x0 * cos - x1 * sin, x0 * sin + x1 * cos}, -1).view(x.sizes());
+}
+}  // namespace
+
+at::Tensor apply_rope(const at::Tensor& x, const RopeTable& rope, int64_t start_pos) {
+  const int64_t seq = x.size(-3);
+  return rotate_pairs(x, rope.cos.narrow(0, start_pos, seq).unsqueeze(1),  // [seq, 1, pairs]
+                      rope.sin.narrow(0, start_pos, seq).unsqueeze(1));
+}
+
+RowPositions row_positions(const RopeTable& rope, const SequenceRows& rows, int64_t seq) {
+  std::vector<int64_t> slots, positions;
+  slots.reserve(rows.slots.size() * size_t(seq));
+  positions.reserve(slots.capacity());
+  for (size_t i = 0; i < rows.slots.size(); ++i) {
+    for (int64_t s = 0; s < seq; ++s) {
+      slots.push_back(rows.slots[i]);
+      positions.push_back(rows.starts[i] + s);
+    }
+  }
+  // On the rope table's device (meta in a shapes-only run), where the caches are too.
+  const auto index = [&](const std::vector<int64_t>& values) {
+    return at::tensor(values, at::kLong).to(rope.cos.device());
+  };
+  RowPositions placed{index(slots), index(positions), {}, {}};
+  const std::vector<int64_t> sizes = {int64_t(rows.slots.size()), seq, 1, rope.cos.size(1)};
+  const auto gathered = [&](const at::Tensor& table) {
+    // libtorch 1.13 has no meta kernel for index_select: the shape is all there is.
+    if (table.is_meta()) return at::empty(sizes, table.options());
+    return table.index_select(0, placed.positions).view(sizes);
+  };
+  placed.cos = gathered(rope.cos);
+  placed.sin = gathered(rope.sin);
+  return placed;
+}
+
+at::Tensor apply_rope(const at::Tensor& x, const RowPositions& placed) {
+  return rotate_pairs(x, placed.cos, placed.sin);
 }
 
 at::Tensor attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
@@ -63,8 +100,7 @@ at::Tensor attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor&
   // The `group` query heads sharing a KV head become rows of one matrix, so the shared
   // keys and values are read once rather than copied per query head.
   const at::Tensor q_grouped = q.permute({0, 2, 1, 3}).reshape({rows, group * seq, head_dim});
-  at::Tensor scores =
-      at::bmm(q_grouped, k.permute({0, 2, 3, 1}).reshape({rows, head_dim, keys}));
+  at::Tensor scores = at::bmm(q_grouped, k.permute({0, 2, 3, 1}).reshape({rows, head_dim, keys}));
   scores.mul_(1.0 / std::sqrt(static_cast<double>(head_dim)));
   if (seq > 1 || keys > start_pos + seq) {
     // Query s sits at position start_pos + s and must not see later keys.
@@ -111,8 +147,7 @@ Attention::Attention(const ModelConfig& config, const WeightSource& weights, int
 at::Tensor Attention::query(const at::Tensor& x, int64_t start_pos, const RopeTable& rope) const {
   label_compute(layer_label(layer_, "q_proj"));
   const int64_t batch = x.size(0), seq = x.size(1);
-  return apply_rope(wq_.forward(x).view({batch, seq, n_local_heads_, head_dim_}), rope,
-                    start_pos);
+  return apply_rope(wq_.forward(x).view({batch, seq, n_local_heads_, head_dim_}), rope, start_pos);
 }
 
 void Attention::store_keys_values(const at::Tensor& x, int64_t start_pos, const RopeTable& rope,
@@ -151,7 +186,8 @@ uint64_t Attention::weight_bytes() const {
 }
 
 at::Tensor Attention::cached(int64_t slot, int64_t positions) const {
-  return at::stack({cache_k_[slot].narrow(0, 0, positions), cache_v_[slot].narrow(0, 0, positions)});
+  return at::stack(
+      {cache_k_[slot].narrow(0, 0, positions), cache_v_[slot].narrow(0, 0, positions)});
 }
 
 void Attention::load(int64_t slot, const at::Tensor& keys_values) {
@@ -172,31 +208,31 @@ at::Tensor Attention::forward(const at::Tensor& x, int64_t start_pos, const Rope
 }
 
 at::Tensor Attention::forward_rows(const at::Tensor& x, const SequenceRows& rows,
-                                   const RopeTable& rope) {
+                                   const RowPositions& placed) {
   const int64_t batch = x.size(0), seq = x.size(1);
   label_compute(layer_label(layer_, "q_proj"));
-  const at::Tensor q = wq_.forward(x).view({batch, seq, n_local_heads_, head_dim_});
+  const at::Tensor q =
+      apply_rope(wq_.forward(x).view({batch, seq, n_local_heads_, head_dim_}), placed);
   label_compute(layer_label(layer_, "kv_proj"));
-  const at::Tensor k = wk_.forward(x).view({batch, seq, n_local_kv_heads_, head_dim_});
+  const at::Tensor k =
+      apply_rope(wk_.forward(x).view({batch, seq, n_local_kv_heads_, head_dim_}), placed);
   const at::Tensor v = wv_.forward(x).view({batch, seq, n_local_kv_heads_, head_dim_});
-  std::vector<at::Tensor> queries;
-  for (int64_t i = 0; i < batch; ++i) {
-    const int64_t slot = rows.slots[size_t(i)], start = rows.starts[size_t(i)];
-    queries.push_back(apply_rope(q[i], rope, start));
-    cache_k_[slot].narrow(0, start, seq).copy_(apply_rope(k[i], rope, start));
-    cache_v_[slot].narrow(0, start, seq).copy_(v[i]);
-  }
+  const c10::List<c10::optional<at::Tensor>> where({placed.slots, placed.positions});
+  cache_k_.index_put_(where, k.reshape({batch * seq, n_local_kv_heads_, head_dim_}));
+  cache_v_.index_put_(where, v.reshape({batch * seq, n_local_kv_heads_, head_dim_}));
   label_compute(layer_label(layer_, "attention"));
   std::vector<at::Tensor> out;
+  out.reserve(size_t(batch));
   for (int64_t i = 0; i < batch; ++i) {
-    const int64_t slot = rows.slots[size_t(i)], start = rows.starts[size_t(i)];
-    out.push_back(attention(queries[size_t(i)], cache_k_[slot].narrow(0, 0, start + seq),
-                            cache_v_[slot].narrow(0, 0, start + seq), start));
+    const int64_t slot = rows.slots[size_t(i)], keys = rows.starts[size_t(i)] + seq;
+    out.push_back(attention(q.narrow(0, i, 1), cache_k_.narrow(0, slot, 1).narrow(1, 0, keys),
+                            cache_v_.narrow(0, slot, 1).narrow(1, 0, keys),
+                            rows.starts[size_t(i)]));
   }
   label_compute(layer_label(layer_, "o_proj"));
   // A rank with no rows of its own in a pass (expert-parallel serving) still runs the pass.
   return wo_.forward(batch == 0 ? at::empty({0, seq, n_local_heads_ * head_dim_}, x.options())
-                                : at::stack(out));
+                                : at::cat(out));
 }
 
 FeedForward::FeedForward(const ModelConfig& config, const WeightSource& weights, int64_t layer,
@@ -263,8 +299,8 @@ at::Tensor DecoderLayer::forward(const at::Tensor& x, int64_t start_pos, const R
 }
 
 at::Tensor DecoderLayer::forward_rows(const at::Tensor& x, const SequenceRows& rows,
-                                      const RopeTable& rope) {
-  const at::Tensor h = x + attention_.forward_rows(attention_normed(x), rows, rope);
+                                      const RowPositions& placed) {
+  const at::Tensor h = x + attention_.forward_rows(attention_normed(x), rows, placed);
   return h + mlp(ffn_normed(h));
 }
 
@@ -331,8 +367,8 @@ const ColumnParallelLinear& LlamaModel::output() const {
 
 DecoderLayer& LlamaModel::layer(int64_t i) {
   if (i < first_layer_ || i >= end_layer_) {
-    throw std::out_of_range("this model shard holds layers " + std::to_string(first_layer_) +
-                            ".." + std::to_string(end_layer_ - 1) + ", not " + std::to_string(i));
+    throw std::out_of_range("this model shard holds layers " + std::to_string(first_layer_) + ".." +
+                            std::to_string(end_layer_ - 1) + ", not " + std::to_string(i));
   }
   return layers_[static_cast<size_t>(i - first_layer_)];
 }
@@ -348,7 +384,8 @@ uint64_t LlamaModel::weight_bytes() const {
 at::Tensor LlamaModel::kv_cache(int64_t slot, int64_t positions) {
   check_rows(SequenceRows{{slot}, {0}}, 1, positions);
   std::vector<at::Tensor> layers;
-  for (const DecoderLayer& layer : layers_) layers.push_back(layer.attention().cached(slot, positions));
+  for (const DecoderLayer& layer : layers_)
+    layers.push_back(layer.attention().cached(slot, positions));
   return at::stack(layers);
 }
 
@@ -417,12 +454,11 @@ void LlamaModel::check_rows(const SequenceRows& rows, int64_t batch, int64_t seq
   for (size_t i = 0; i < rows.slots.size(); ++i) {
     const int64_t slot = rows.slots[i], start = rows.starts[i];
     if (slot < 0 || slot >= cache_batch_ || start < 0 || start + seq > cache_length_) {
-      throw std::invalid_argument(
-          "LlamaModel::forward_rows: row " + std::to_string(i) + " (slot " +
-          std::to_string(slot) + ", positions " + std::to_string(start) + ".." +
-          std::to_string(start + seq - 1) + ") is outside the KV cache of " +
-          std::to_string(cache_batch_) + " sequences x " + std::to_string(cache_length_) +
-          " positions");
+      throw std::invalid_argument("LlamaModel::forward_rows: row " + std::to_string(i) + " (slot " +
+                                  std::to_string(slot) + ", positions " + std::to_string(start) +
+                                  ".." + std::to_string(start + seq - 1) +
+                                  ") is outside the KV cache of " + std::to_string(cache_batch_) +
+                                  " sequences x " + std::to_string(cache_length_) + " positions");
     }
   }
 }
@@ -430,7 +466,8 @@ void LlamaModel::check_rows(const SequenceRows& rows, int64_t batch, int64_t seq
 at::Tensor LlamaModel::forward_layers_rows(at::Tensor hidden, const SequenceRows& rows) {
   check_rows(rows, hidden.size(0), hidden.size(1));
   at::NoGradGuard no_grad;
-  for (DecoderLayer& layer : layers_) hidden = layer.forward_rows(hidden, rows, rope_);
+  const RowPositions placed = row_positions(rope_, rows, hidden.size(1));
+  for (DecoderLayer& layer : layers_) hidden = layer.forward_rows(hidden, rows, placed);
   return hidden;
 }
 
@@ -460,8 +497,7 @@ at::Tensor LlamaModel::forward_layers(at::Tensor hidden, int64_t start_pos, Cach
 at::Tensor LlamaModel::logits(const at::Tensor& hidden, Logits which) const {
   at::NoGradGuard no_grad;
   label_compute("head");
-  const at::Tensor h =
-      which == Logits::kLast ? hidden.narrow(-2, hidden.size(-2) - 1, 1) : hidden;
+  const at::Tensor h = which == Logits::kLast ? hidden.narrow(-2, hidden.size(-2) - 1, 1) : hidden;
   return output().forward(rms_norm(h, norm_, config_.norm_eps));
 }
 
@@ -476,8 +512,8 @@ std::vector<int64_t> LlamaModel::greedy_next(const at::Tensor& hidden) const {
   const at::Tensor flat = local.reshape({rows, local.size(-1)});
   const at::Tensor ids = flat.argmax(-1, /*keepdim=*/true);
   const int64_t vocab_start = int64_t(tp_.rank) * output().weight().size(0);
-  const at::Tensor pairs =
-      at::cat({flat.amax(-1, /*keepdim=*/true).to(at::kDouble), (ids + vocab_start).to(at::kDouble)}, -1);
+  const at::Tensor pairs = at::cat(
+      {flat.amax(-1, /*keepdim=*/true).to(at::kDouble), (ids + vocab_start).to(at::kDouble)}, -1);
   at::Tensor all = at::empty({int64_t(tp_.size) * rows, 2}, pairs.options());  // shard-major
   tp_.comm->all_gather(all, pairs);
   std::vector<int64_t> tokens(size_t(rows), 0);

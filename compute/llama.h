@@ -71,6 +71,18 @@ struct SequenceRows {
   std::vector<int64_t> starts;
 };
 
+// Where the rows of a [rows, seq, ...] batch sit when each starts where it pleases (row i
+// at positions starts[i] .. starts[i] + seq - 1 of KV-cache slot slots[i]): worked out once
+// per forward pass, so every layer rotates and caches its whole batch in one go.
+struct RowPositions {
+  at::Tensor slots;      // [rows * seq] int64: the cache slot of each (row, s)
+  at::Tensor positions;  // [rows * seq] int64: its position
+  at::Tensor cos;        // [rows, seq, 1, head_dim / 2]: its rotary angles
+  at::Tensor sin;
+};
+RowPositions row_positions(const RopeTable& rope, const SequenceRows& rows, int64_t seq);
+at::Tensor apply_rope(const at::Tensor& x, const RowPositions& placed);
+
 // The KV cache's size: `batch` sequences of `length` positions (0: the model's max_seq).
 struct CacheShape {
   int64_t batch = 1;
@@ -101,10 +113,11 @@ class Attention {
   // projection: [batch, seq, dim].
   at::Tensor attend(const at::Tensor& q, int64_t start_pos, int64_t keys, CacheSlots slots) const;
 
-  // forward() for rows at positions of their own, x [rows, seq, dim]: the projections run
-  // over the whole batch, rotation, cache writes and attention row by row (each row reads
-  // only its own keys, as paged attention does).
-  at::Tensor forward_rows(const at::Tensor& x, const SequenceRows& rows, const RopeTable& rope);
+  // forward() for rows at positions of their own, x [rows, seq, dim]: the projections, the
+  // rotation and the cache writes run over the whole batch, attention row by row (each row
+  // reads only its own keys, as paged attention does).
+  at::Tensor forward_rows(const at::Tensor& x, const SequenceRows& rows,
+                          const RowPositions& placed);
 
   uint64_t weight_bytes() const;
   uint64_t cache_bytes() const;
@@ -128,8 +141,7 @@ class Attention {
 class FeedForward {
  public:
   // The dense MLP of a layer: width ffn_dim, weights "feed_forward.w1" ..., label "mlp".
-  FeedForward(const ModelConfig& config, const WeightSource& weights, int64_t layer,
-              TpGroup group);
+  FeedForward(const ModelConfig& config, const WeightSource& weights, int64_t layer, TpGroup group);
   // Any SwiGLU MLP of `hidden` features: weights `name` + ".w1" ..., compute labelled
   // layer_label(layer, label) (an expert: "moe.expert5", "experts").
   FeedForward(int64_t dim, int64_t hidden, const WeightSource& weights, int64_t layer,
@@ -150,13 +162,14 @@ class MoeFeedForward;
 // or, in a mixture of experts' MoE layers, routed to experts (compute/moe/).
 class DecoderLayer {
  public:
-  DecoderLayer(const ModelConfig& config, const WeightSource& weights, int64_t layer,
-               TpGroup group, CacheShape cache = {}, const ExpertGroup& experts = {});
+  DecoderLayer(const ModelConfig& config, const WeightSource& weights, int64_t layer, TpGroup group,
+               CacheShape cache = {}, const ExpertGroup& experts = {});
   DecoderLayer(DecoderLayer&&) noexcept;
   ~DecoderLayer();
   at::Tensor forward(const at::Tensor& x, int64_t start_pos, const RopeTable& rope,
                      CacheSlots slots = {});
-  at::Tensor forward_rows(const at::Tensor& x, const SequenceRows& rows, const RopeTable& rope);
+  at::Tensor forward_rows(const at::Tensor& x, const SequenceRows& rows,
+                          const RowPositions& placed);
 
   int64_t index() const { return layer_; }
   // rms_norm with this layer's attention (or feed-forward) norm weight, labelled.
@@ -186,12 +199,12 @@ enum class Logits { kAll, kLast };
 
 // The part of the model one rank holds.
 struct ModelShard {
-  TpGroup tp;               // its tensor-parallel group
-  int64_t first_layer = 0;  // its decoder layers: first_layer .. end_layer - 1
-  int64_t end_layer = -1;   // -1: through the last layer
-  CacheShape cache;         // its KV cache
+  TpGroup tp;                // its tensor-parallel group
+  int64_t first_layer = 0;   // its decoder layers: first_layer .. end_layer - 1
+  int64_t end_layer = -1;    // -1: through the last layer
+  CacheShape cache;          // its KV cache
   bool shapes_only = false;  // meta tensors throughout: shapes and costs, no numbers
-  ExpertGroup experts;      // a mixture of experts': where its experts live
+  ExpertGroup experts;       // a mixture of experts': where its experts live
 };
 
 class LlamaModel {
