@@ -126,6 +126,20 @@ TEST(ModeledMeter, ElementwiseOperatorsPayForTheirBytes) {
   EXPECT_EQ(meter->end(), 3 * 8 + 2 * 3 * 64 * 4);
 }
 
+TEST(ModeledMeter, ScattersPayForTheRowsTheyWriteNotTheWholeDestination) {
+  at::Tensor cache = at::zeros({16, 128, 64});
+  const at::Tensor values = at::randn({3, 64});
+  const auto longs = at::TensorOptions().dtype(at::kLong);
+  const at::Tensor slots = at::tensor(std::vector<int64_t>{0, 4, 9}, longs);
+  const at::Tensor positions = at::tensor(std::vector<int64_t>{7, 0, 127}, longs);
+  auto meter = make_modeled_meter(memory_bound());
+  meter->begin();
+  cache.index_put_({slots, positions}, values);
+  // Two index tensors of 3 int64 read; 3 rows of 64 floats read and written.
+  EXPECT_EQ(meter->end(), 2 * 3 * 8 + 2 * 3 * 64 * 4);
+  EXPECT_EQ(cache[9][127][5].item<float>(), values[2][5].item<float>());
+}
+
 TEST(ModeledMeter, ViewsAreFreeButTheCopiesTheyCauseAreNot) {
   const at::Tensor x = at::randn({8, 16});
   auto meter = make_modeled_meter(memory_bound());

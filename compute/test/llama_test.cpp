@@ -61,6 +61,23 @@ TEST(Rope, RotatesPairsByPositionTimesFrequency) {
   }
 }
 
+TEST(Rope, RowsAtTheirOwnPositionsRotateAsEachRowAlone) {
+  const RopeTable rope = rope_table(8, 32, 10000);
+  const SequenceRows rows{{2, 0, 1}, {0, 9, 30}};
+  const int64_t seq = 2;
+  const at::Tensor x = random_input({3, seq, 2, 8}, 6);
+  const RowPositions placed = row_positions(rope, rows, seq);
+  const at::Tensor together = apply_rope(x, placed);
+  for (int64_t i = 0; i < 3; ++i) {
+    EXPECT_TRUE(at::allclose(together[i], apply_rope(x[i], rope, rows.starts[size_t(i)])))
+        << "row " << i;
+    for (int64_t s = 0; s < seq; ++s) {
+      EXPECT_EQ(placed.slots[i * seq + s].item<int64_t>(), rows.slots[size_t(i)]);
+      EXPECT_EQ(placed.positions[i * seq + s].item<int64_t>(), rows.starts[size_t(i)] + s);
+    }
+  }
+}
+
 TEST(Rope, DotProductsDependOnlyOnRelativePosition) {
   const RopeTable rope = rope_table(16, 64, 500000);
   const at::Tensor q = random_input({1, 1, 16}, 4), k = random_input({1, 1, 16}, 5);
