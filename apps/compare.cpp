@@ -14,6 +14,7 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 namespace uniference {
 
@@ -188,12 +189,36 @@ std::vector<ComparedCase> compare_measurements(const CheckedScenario& scenario,
   return cases;
 }
 
-std::string comparison_table(const std::vector<ComparedCase>& cases, uint64_t large_bytes) {
+std::vector<ComparedCase> compare_with_measurements(const std::vector<Measurement>& measured,
+                                                    const std::vector<Measurement>& other,
+                                                    const std::string& other_name) {
+  using Case = std::tuple<std::string, int, uint64_t>;
+  const auto describe = [](const Measurement& m) {
+    return m.op + " on " + std::to_string(m.ranks) + " ranks at " + std::to_string(m.bytes) +
+           " bytes";
+  };
+  std::map<Case, double> seconds;
+  for (const Measurement& m : other) {
+    if (!seconds.emplace(Case{m.op, m.ranks, m.bytes}, m.seconds).second) {
+      throw std::invalid_argument(other_name + " holds " + describe(m) + " twice");
+    }
+  }
+  std::vector<ComparedCase> cases;
+  for (const Measurement& m : measured) {
+    const auto it = seconds.find(Case{m.op, m.ranks, m.bytes});
+    if (it == seconds.end()) throw std::invalid_argument(other_name + " has no " + describe(m));
+    cases.push_back(ComparedCase{m, it->second, "measured"});
+  }
+  return cases;
+}
+
+std::string comparison_table(const std::vector<ComparedCase>& cases, uint64_t large_bytes,
+                             const std::string& predicted_label) {
   const bool runs = end_to_end(cases);
   std::ostringstream out;
   out << std::left << std::setw(16) << (runs ? "metric" : "op") << std::right << std::setw(6) << "ranks"
       << std::setw(12) << (runs ? "" : "bytes") << std::setw(14) << "measured" << std::setw(14)
-      << "simulated" << std::setw(10) << "error" << (runs ? "  scenario\n" : "  algorithm\n");
+      << predicted_label << std::setw(10) << "error" << (runs ? "  scenario\n" : "  algorithm\n");
   for (const ComparedCase& c : cases) {
     char error[32];
     std::snprintf(error, sizeof error, "%+.1f%%", c.error_percent());
@@ -211,7 +236,9 @@ std::string comparison_table(const std::vector<ComparedCase>& cases, uint64_t la
 }
 
 void write_comparison_report(const std::vector<ComparedCase>& cases, uint64_t large_bytes,
-                             const std::string& title, const std::string& dir) {
+                             const std::string& title, const std::string& dir,
+                             const std::string& predicted_label) {
+  const std::string& p = predicted_label;
   namespace fs = std::filesystem;
   const bool runs = end_to_end(cases);
   std::error_code error;
@@ -235,8 +262,8 @@ void write_comparison_report(const std::vector<ComparedCase>& cases, uint64_t la
     std::ofstream out(script);
     out << "set terminal pngcairo size 800,600\nset grid\nset key left top\n"
         << "set output '" << (folder / "predicted-vs-measured.png").string() << "'\n"
-        << "set logscale xy\nset xlabel 'measured (s)'\nset ylabel 'simulated (s)'\n"
-        << "set title 'simulated against measured'\n"
+        << "set logscale xy\nset xlabel 'measured (s)'\nset ylabel '" << p << " (s)'\n"
+        << "set title '" << p << " against measured'\n"
         << "plot '" << data << "' using 1:2 with points pt 7 title 'cases', x with lines title 'y = x'\n"
         << "unset logscale\n" << (runs ? "set xtics 1\n" : "set logscale x 2\n")
         << "set output '" << (folder / error_plot).string() << "'\n"
@@ -257,13 +284,13 @@ void write_comparison_report(const std::vector<ComparedCase>& cases, uint64_t la
        << "- sizes >= " << format_bytes_binary(large_bytes) << ": " << accuracy_text(large(cases, large_bytes))
        << "\n\n";
   }
-  md << "MAPE is the mean of |simulated - measured| / measured; R² is 1 - Σ(measured - "
-        "simulated)² / Σ(measured - mean)², over the cases listed.\n\n"
-     << "![simulated against measured](predicted-vs-measured.png)\n"
+  md << "MAPE is the mean of |" << p << " - measured| / measured; R² is 1 - Σ(measured - " << p
+     << ")² / Σ(measured - mean)², over the cases listed.\n\n"
+     << "![" << p << " against measured](predicted-vs-measured.png)\n"
      << "![" << (runs ? "error by case" : "error against size") << "](" << error_plot << ")\n\n"
-     << (runs ? "| case | metric | ranks | measured | simulated | error | scenario |\n"
+     << (runs ? "| case | metric | ranks | measured | " + p + " | error | scenario |\n"
                 "| ---: | --- | ---: | ---: | ---: | ---: | --- |\n"
-              : "| op | ranks | bytes | measured | simulated | error | algorithm |\n"
+              : "| op | ranks | bytes | measured | " + p + " | error | algorithm |\n"
                 "| --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
   for (size_t i = 0; i < cases.size(); ++i) {
     const ComparedCase& c = cases[i];

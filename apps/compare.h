@@ -51,12 +51,23 @@ std::vector<ComparedCase> compare_measurements(const CheckedScenario& scenario,
                                                const ColltestOptions& options,
                                                const std::function<void(const std::string&)>& progress = {});
 
-// The per-case table and the accuracy lines: all cases, and those of at least `large_bytes`.
-std::string comparison_table(const std::vector<ComparedCase>& cases, uint64_t large_bytes);
+// Every measured case against the same case (op, ranks, bytes) of another measurement, taken
+// as the prediction: how well one sweep of a testbed predicts another, the floor under any
+// simulator's error there. Throws std::invalid_argument naming a case `other` lacks or holds
+// twice.
+std::vector<ComparedCase> compare_with_measurements(const std::vector<Measurement>& measured,
+                                                    const std::vector<Measurement>& other,
+                                                    const std::string& other_name);
+
+// The per-case table and the accuracy lines: all cases, and those of at least `large_bytes`;
+// the predicted column headed `predicted_label`.
+std::string comparison_table(const std::vector<ComparedCase>& cases, uint64_t large_bytes,
+                             const std::string& predicted_label = "simulated");
 
 // Writes report.md and its plots (predicted against measured with y = x, error against
 // size; through gnuplot) into `dir`. Throws when the folder or gnuplot fails.
 void write_comparison_report(const std::vector<ComparedCase>& cases, uint64_t large_bytes,
-                             const std::string& title, const std::string& dir);
+                             const std::string& title, const std::string& dir,
+                             const std::string& predicted_label = "simulated");
 
 }  // namespace uniference

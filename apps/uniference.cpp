@@ -44,6 +44,7 @@ const char* kUsage = R"(usage: uniference run SCENARIO.json [--out DIR] [--set P
                           [--large-bytes B] [--warmup N] [--iters N] [--report DIR]
                           [--set POINTER=VALUE]...
        uniference compare RUNS.csv [--report DIR] [--set POINTER=VALUE]...
+       uniference compare MEASURED.csv --against OTHER.csv [--large-bytes B] [--report DIR]
        uniference profile-network [--backend gloo|nccl] [--netns NS1,NS2 --master-addr HOST]
                                   [--min-bytes B] [--max-bytes B] [--iters N] [--out FILE.json]
        uniference profile-device [--name NAME] [--description TEXT] [--out FILE.json]
@@ -93,6 +94,11 @@ commands:
                       (gnuplot): simulated against measured with y = x, error against size;
                       --preset, --algorithm, --warmup (default 1), --iters (default 2) as
                       colltest
+  compare MEASURED.csv --against OTHER.csv
+                      one measurement against another of the same cases (a rerun of the
+                      sweep): OTHER's time of each case taken as the prediction, with the
+                      same table, MAPE, R² and --report; how far a testbed repeats itself,
+                      the floor under a simulator's error against it
   compare RUNS.csv    measured whole runs against simulated ones: every row (header naming
                       scenario, metric, seconds, and optionally set and request) names a
                       scenario file (relative to the CSV), its overrides (set, separated by
@@ -330,15 +336,39 @@ int compare_end_to_end_command(const std::string& measured_path, const std::vect
   });
 }
 
+// compare --against: one measurement of collectives as the prediction of another.
+int compare_measured_command(const std::string& measured_path, const std::string& against_path,
+                             uint64_t large_bytes, const std::string& report) {
+  return reporting_errors([&] {
+    std::vector<uniference::ComparedCase> cases;
+    try {
+      cases = uniference::compare_with_measurements(uniference::read_measurements(measured_path),
+                                                    uniference::read_measurements(against_path),
+                                                    against_path);
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "uniference: compare: " << e.what() << "\n";
+      return kExitUsage;
+    }
+    std::cout << uniference::comparison_table(cases, large_bytes, "other");
+    if (!report.empty()) {
+      uniference::write_comparison_report(cases, large_bytes, measured_path + " against " + against_path,
+                                          report, "other");
+      std::cerr << "uniference: wrote " << report << "/report.md\n";
+    }
+    return 0;
+  });
+}
+
 int compare_command(const std::vector<std::string>& args) {
   uniference::ColltestOptions options;
   options.iters = 2;
-  std::string measured_path, scenario_path, report;
+  std::string measured_path, scenario_path, against_path, report;
   uint64_t large_bytes = 1 << 20;
   std::vector<std::string> overrides;
   try {
     uniference::for_each_argument(args, 1, [&](const std::string& a, const auto& value) {
       if (a == "--scenario") scenario_path = value();
+      else if (a == "--against") against_path = value();
       else if (a == "--preset") options.preset = value();
       else if (a == "--algorithm") options.algorithm = value();
       else if (a == "--large-bytes") large_bytes = uniference::parse_byte_count(value());
@@ -351,7 +381,11 @@ int compare_command(const std::vector<std::string>& args) {
       else throw std::invalid_argument("more than one measurement file given");
     });
     if (measured_path.empty()) throw std::invalid_argument("compare needs a CSV of measurements");
-    if (uniference::is_end_to_end_csv(measured_path)) {
+    if (!against_path.empty()) {
+      if (!scenario_path.empty()) {
+        throw std::invalid_argument("--against compares two measurements; --scenario simulates one");
+      }
+    } else if (uniference::is_end_to_end_csv(measured_path)) {
       if (!scenario_path.empty()) {
         throw std::invalid_argument("an end-to-end CSV names its scenarios in its scenario column; "
                                     "--scenario is for collective measurements");
@@ -362,6 +396,7 @@ int compare_command(const std::vector<std::string>& args) {
   } catch (const std::exception& e) {
     return usage_error(std::string("compare: ") + e.what());
   }
+  if (!against_path.empty()) return compare_measured_command(measured_path, against_path, large_bytes, report);
   if (scenario_path.empty()) return compare_end_to_end_command(measured_path, overrides, report);
   return reporting_errors([&] {
     std::vector<uniference::Measurement> measured;

@@ -67,6 +67,35 @@ TEST(Compare, BadMeasurementsNameFileLineAndField) {
   EXPECT_EQ(error_for(dir, "op,ranks,bytes,seconds\n"), file + ": no measurements after the header");
 }
 
+TEST(Compare, OneMeasurementPredictsAnotherCaseByCase) {
+  const std::vector<Measurement> first = {{"all_reduce", 2, 1 << 20, 0.100},
+                                          {"all_gather", 2, 1 << 20, 0.050},
+                                          {"broadcast", 4, 4096, 0.002}};
+  // A rerun in another order: 10% slower, 20% faster, the same.
+  const std::vector<Measurement> rerun = {{"broadcast", 4, 4096, 0.002},
+                                          {"all_reduce", 2, 1 << 20, 0.110},
+                                          {"all_gather", 2, 1 << 20, 0.040}};
+  const std::vector<ComparedCase> cases = compare_with_measurements(first, rerun, "rerun.csv");
+  ASSERT_EQ(cases.size(), 3u);
+  EXPECT_NEAR(cases[0].error_percent(), 10.0, 1e-9);
+  EXPECT_NEAR(cases[1].error_percent(), -20.0, 1e-9);
+  EXPECT_NEAR(cases[2].error_percent(), 0.0, 1e-9);
+  const std::string table = comparison_table(cases, 1 << 20, "other");
+  // Sizes >= 1 MiB: (10% + 20%) / 2.
+  EXPECT_NE(table.find(">= 1 MiB: MAPE 15.00%"), std::string::npos) << table;
+  EXPECT_NE(table.find("other"), std::string::npos) << table;
+  EXPECT_EQ(table.find("simulated"), std::string::npos) << table;
+
+  try {
+    compare_with_measurements(first, {rerun[0], rerun[1]}, "rerun.csv");
+    ADD_FAILURE() << "a case missing from the other measurement was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "rerun.csv has no all_gather on 2 ranks at 1048576 bytes");
+  }
+  EXPECT_THROW(compare_with_measurements(first, {rerun[0], rerun[0], rerun[1]}, "twice.csv"),
+               std::invalid_argument);
+}
+
 // The simulator's own sweep, read back as measurements, compares with no error at all: the
 // comparison simulates exactly the measured sizes, and the simulation is deterministic.
 TEST(Compare, TheSimulatorsOwnSweepHasNoError) {
