@@ -1,6 +1,8 @@
 // How fast serving simulates: requests (and generated tokens) simulated per wall second on
-// scenarios/serving.json (TP-4 over TCP, continuous batching), and on the same stream served
-// by one rank, which has no network to simulate: the ratio shows what the packets cost.
+// scenarios/serving.json (TP-4 over TCP, continuous batching); on the same scenario with its
+// links made the InfiniBand-like fabric's (RDMA transport, same rate and delay), whose
+// packets are the module's own; and on the same stream served by one rank, which has no
+// network to simulate. The ratios show what ns-3's TCP/IP and the packets cost.
 //
 //   serving-rate [--requests=60] [--scenario=scenarios/serving.json]
 //
@@ -64,13 +66,18 @@ int main(int argc, char** argv) {
 
   const std::vector<std::string> common = {"/outputs/trace=false",
                                            "/workload/arrivals/requests=" + std::to_string(requests)};
+  std::vector<std::string> rdma = common;
+  rdma.push_back("/network/link/model=ib");
+  rdma.push_back("/network/transport={\"kind\": \"rdma\"}");
   std::vector<std::string> one_rank = common;
   one_rank.push_back("/parallel/tp=1");
   const Figures tp4 = serve(path, common);
+  const Figures tp4_rdma = serve(path, rdma);
   const Figures single = serve(path, one_rank);
   print("serving.json (tp 4)", tp4);
+  print("same, ib links + rdma", tp4_rdma);
   print("same stream, 1 rank", single);
-  std::printf("tp 4 takes %.1fx the wall time of 1 rank for the same stream\n",
-              tp4.wall_s / single.wall_s);
+  std::printf("tp 4 takes %.1fx the wall time of the same on ib + rdma, %.1fx that of 1 rank\n",
+              tp4.wall_s / tp4_rdma.wall_s, tp4.wall_s / single.wall_s);
   return 0;
 }
