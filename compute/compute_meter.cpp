@@ -15,13 +15,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <functional>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
+#include <functional>
 
 namespace uniference {
 namespace {
@@ -144,9 +144,8 @@ thread_local double charged_float_bytes = 4;
 // Sizes only: meta tensors have no data, and none is needed. Floating-point tensors run as
 // float32 and are counted at the charged dtype's size.
 double tensor_bytes(const at::Tensor& t) {
-  const double element = at::isFloatingType(t.scalar_type())
-                             ? charged_float_bytes
-                             : static_cast<double>(t.element_size());
+  const double element = at::isFloatingType(t.scalar_type()) ? charged_float_bytes
+                                                              : static_cast<double>(t.element_size());
   return static_cast<double>(t.numel()) * element;
 }
 
@@ -247,8 +246,7 @@ void add_output_cost(OpCost& cost, const std::vector<c10::IValue>& outputs) {
 
 // What one charged operator costs in seconds: from its name, kind, FLOPs, bytes and the wall
 // time it took (measured only for meters that ask).
-using OperatorPrice =
-    std::function<double(std::string_view name, const OpCost& cost, int64_t wall_ns)>;
+using OperatorPrice = std::function<double(std::string_view name, const OpCost& cost, int64_t wall_ns)>;
 
 bool is_matmul(OpKind kind) {
   return kind == OpKind::kMatmul || kind == OpKind::kMatmulAccum || kind == OpKind::kLinear;
@@ -396,7 +394,8 @@ std::unique_ptr<ComputeMeter> make_modeled_meter(const DeviceProfile& profile) {
   OperatorPrice roofline = [=](std::string_view, const OpCost& cost, int64_t) {
     const double flops_per_second =
         is_matmul(cost.kind) ? matmul_flops_per_second : other_flops_per_second;
-    return launch_seconds + std::max(cost.flops / flops_per_second, cost.bytes / bytes_per_second);
+    return launch_seconds +
+           std::max(cost.flops / flops_per_second, cost.bytes / bytes_per_second);
   };
   return std::make_unique<ObservingMeter>(std::move(roofline), profile.slowdown,
                                           profile.bytes_per_element, false);

@@ -1,13 +1,13 @@
 #include "compute/llama.h"
 
+#include "compute/compute_label.h"
+#include "compute/generation.h"
+#include "compute/moe/moe_feed_forward.h"
+
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
-
-#include "compute/compute_label.h"
-#include "compute/generation.h"
-#include "compute/moe/moe_feed_forward.h"
 
 namespace uniference {
 namespace {
@@ -100,7 +100,8 @@ at::Tensor attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor&
   // The `group` query heads sharing a KV head become rows of one matrix, so the shared
   // keys and values are read once rather than copied per query head.
   const at::Tensor q_grouped = q.permute({0, 2, 1, 3}).reshape({rows, group * seq, head_dim});
-  at::Tensor scores = at::bmm(q_grouped, k.permute({0, 2, 3, 1}).reshape({rows, head_dim, keys}));
+  at::Tensor scores =
+      at::bmm(q_grouped, k.permute({0, 2, 3, 1}).reshape({rows, head_dim, keys}));
   scores.mul_(1.0 / std::sqrt(static_cast<double>(head_dim)));
   if (seq > 1 || keys > start_pos + seq) {
     // Query s sits at position start_pos + s and must not see later keys.
@@ -147,7 +148,8 @@ Attention::Attention(const ModelConfig& config, const WeightSource& weights, int
 at::Tensor Attention::query(const at::Tensor& x, int64_t start_pos, const RopeTable& rope) const {
   label_compute(layer_label(layer_, "q_proj"));
   const int64_t batch = x.size(0), seq = x.size(1);
-  return apply_rope(wq_.forward(x).view({batch, seq, n_local_heads_, head_dim_}), rope, start_pos);
+  return apply_rope(wq_.forward(x).view({batch, seq, n_local_heads_, head_dim_}), rope,
+                    start_pos);
 }
 
 void Attention::store_keys_values(const at::Tensor& x, int64_t start_pos, const RopeTable& rope,
@@ -186,8 +188,7 @@ uint64_t Attention::weight_bytes() const {
 }
 
 at::Tensor Attention::cached(int64_t slot, int64_t positions) const {
-  return at::stack(
-      {cache_k_[slot].narrow(0, 0, positions), cache_v_[slot].narrow(0, 0, positions)});
+  return at::stack({cache_k_[slot].narrow(0, 0, positions), cache_v_[slot].narrow(0, 0, positions)});
 }
 
 void Attention::load(int64_t slot, const at::Tensor& keys_values) {
@@ -224,10 +225,10 @@ at::Tensor Attention::forward_rows(const at::Tensor& x, const SequenceRows& rows
   std::vector<at::Tensor> out;
   out.reserve(size_t(batch));
   for (int64_t i = 0; i < batch; ++i) {
-    const int64_t slot = rows.slots[size_t(i)], keys = rows.starts[size_t(i)] + seq;
+    const int64_t slot = rows.slots[size_t(i)], start = rows.starts[size_t(i)];
+    const int64_t keys = start + seq;
     out.push_back(attention(q.narrow(0, i, 1), cache_k_.narrow(0, slot, 1).narrow(1, 0, keys),
-                            cache_v_.narrow(0, slot, 1).narrow(1, 0, keys),
-                            rows.starts[size_t(i)]));
+                            cache_v_.narrow(0, slot, 1).narrow(1, 0, keys), start));
   }
   label_compute(layer_label(layer_, "o_proj"));
   // A rank with no rows of its own in a pass (expert-parallel serving) still runs the pass.
@@ -367,8 +368,8 @@ const ColumnParallelLinear& LlamaModel::output() const {
 
 DecoderLayer& LlamaModel::layer(int64_t i) {
   if (i < first_layer_ || i >= end_layer_) {
-    throw std::out_of_range("this model shard holds layers " + std::to_string(first_layer_) + ".." +
-                            std::to_string(end_layer_ - 1) + ", not " + std::to_string(i));
+    throw std::out_of_range("this model shard holds layers " + std::to_string(first_layer_) +
+                            ".." + std::to_string(end_layer_ - 1) + ", not " + std::to_string(i));
   }
   return layers_[static_cast<size_t>(i - first_layer_)];
 }
@@ -384,8 +385,7 @@ uint64_t LlamaModel::weight_bytes() const {
 at::Tensor LlamaModel::kv_cache(int64_t slot, int64_t positions) {
   check_rows(SequenceRows{{slot}, {0}}, 1, positions);
   std::vector<at::Tensor> layers;
-  for (const DecoderLayer& layer : layers_)
-    layers.push_back(layer.attention().cached(slot, positions));
+  for (const DecoderLayer& layer : layers_) layers.push_back(layer.attention().cached(slot, positions));
   return at::stack(layers);
 }
 
@@ -454,11 +454,12 @@ void LlamaModel::check_rows(const SequenceRows& rows, int64_t batch, int64_t seq
   for (size_t i = 0; i < rows.slots.size(); ++i) {
     const int64_t slot = rows.slots[i], start = rows.starts[i];
     if (slot < 0 || slot >= cache_batch_ || start < 0 || start + seq > cache_length_) {
-      throw std::invalid_argument("LlamaModel::forward_rows: row " + std::to_string(i) + " (slot " +
-                                  std::to_string(slot) + ", positions " + std::to_string(start) +
-                                  ".." + std::to_string(start + seq - 1) +
-                                  ") is outside the KV cache of " + std::to_string(cache_batch_) +
-                                  " sequences x " + std::to_string(cache_length_) + " positions");
+      throw std::invalid_argument(
+          "LlamaModel::forward_rows: row " + std::to_string(i) + " (slot " +
+          std::to_string(slot) + ", positions " + std::to_string(start) + ".." +
+          std::to_string(start + seq - 1) + ") is outside the KV cache of " +
+          std::to_string(cache_batch_) + " sequences x " + std::to_string(cache_length_) +
+          " positions");
     }
   }
 }
@@ -497,7 +498,8 @@ at::Tensor LlamaModel::forward_layers(at::Tensor hidden, int64_t start_pos, Cach
 at::Tensor LlamaModel::logits(const at::Tensor& hidden, Logits which) const {
   at::NoGradGuard no_grad;
   label_compute("head");
-  const at::Tensor h = which == Logits::kLast ? hidden.narrow(-2, hidden.size(-2) - 1, 1) : hidden;
+  const at::Tensor h =
+      which == Logits::kLast ? hidden.narrow(-2, hidden.size(-2) - 1, 1) : hidden;
   return output().forward(rms_norm(h, norm_, config_.norm_eps));
 }
 
@@ -512,8 +514,8 @@ std::vector<int64_t> LlamaModel::greedy_next(const at::Tensor& hidden) const {
   const at::Tensor flat = local.reshape({rows, local.size(-1)});
   const at::Tensor ids = flat.argmax(-1, /*keepdim=*/true);
   const int64_t vocab_start = int64_t(tp_.rank) * output().weight().size(0);
-  const at::Tensor pairs = at::cat(
-      {flat.amax(-1, /*keepdim=*/true).to(at::kDouble), (ids + vocab_start).to(at::kDouble)}, -1);
+  const at::Tensor pairs =
+      at::cat({flat.amax(-1, /*keepdim=*/true).to(at::kDouble), (ids + vocab_start).to(at::kDouble)}, -1);
   at::Tensor all = at::empty({int64_t(tp_.size) * rows, 2}, pairs.options());  // shard-major
   tp_.comm->all_gather(all, pairs);
   std::vector<int64_t> tokens(size_t(rows), 0);

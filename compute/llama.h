@@ -141,7 +141,8 @@ class Attention {
 class FeedForward {
  public:
   // The dense MLP of a layer: width ffn_dim, weights "feed_forward.w1" ..., label "mlp".
-  FeedForward(const ModelConfig& config, const WeightSource& weights, int64_t layer, TpGroup group);
+  FeedForward(const ModelConfig& config, const WeightSource& weights, int64_t layer,
+              TpGroup group);
   // Any SwiGLU MLP of `hidden` features: weights `name` + ".w1" ..., compute labelled
   // layer_label(layer, label) (an expert: "moe.expert5", "experts").
   FeedForward(int64_t dim, int64_t hidden, const WeightSource& weights, int64_t layer,
@@ -162,8 +163,8 @@ class MoeFeedForward;
 // or, in a mixture of experts' MoE layers, routed to experts (compute/moe/).
 class DecoderLayer {
  public:
-  DecoderLayer(const ModelConfig& config, const WeightSource& weights, int64_t layer, TpGroup group,
-               CacheShape cache = {}, const ExpertGroup& experts = {});
+  DecoderLayer(const ModelConfig& config, const WeightSource& weights, int64_t layer,
+               TpGroup group, CacheShape cache = {}, const ExpertGroup& experts = {});
   DecoderLayer(DecoderLayer&&) noexcept;
   ~DecoderLayer();
   at::Tensor forward(const at::Tensor& x, int64_t start_pos, const RopeTable& rope,
@@ -199,12 +200,12 @@ enum class Logits { kAll, kLast };
 
 // The part of the model one rank holds.
 struct ModelShard {
-  TpGroup tp;                // its tensor-parallel group
-  int64_t first_layer = 0;   // its decoder layers: first_layer .. end_layer - 1
-  int64_t end_layer = -1;    // -1: through the last layer
-  CacheShape cache;          // its KV cache
+  TpGroup tp;               // its tensor-parallel group
+  int64_t first_layer = 0;  // its decoder layers: first_layer .. end_layer - 1
+  int64_t end_layer = -1;   // -1: through the last layer
+  CacheShape cache;         // its KV cache
   bool shapes_only = false;  // meta tensors throughout: shapes and costs, no numbers
-  ExpertGroup experts;       // a mixture of experts': where its experts live
+  ExpertGroup experts;      // a mixture of experts': where its experts live
 };
 
 class LlamaModel {
