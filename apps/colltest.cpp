@@ -1,5 +1,6 @@
 #include "apps/colltest.h"
 
+#include "apps/run_capture.h"
 #include "apps/run_scenario.h"
 #include "bridge/collective_ops.h"
 #include "bridge/network_registry.h"
@@ -13,7 +14,9 @@
 namespace uniference {
 
 std::vector<ColltestRow> run_colltest(const CheckedScenario& scenario, const ColltestOptions& options,
-                                      const std::function<void(uint64_t)>& progress) {
+                                      const std::function<void(uint64_t)>& progress,
+                                      const OutputSpec& outputs, const std::string& out_dir,
+                                      const std::string& name) {
   const std::string& op = options.op;
   const int n = options.ranks > 0 ? options.ranks : scenario.ranks;
   check_colltest(options, n);
@@ -48,8 +51,11 @@ std::vector<ColltestRow> run_colltest(const CheckedScenario& scenario, const Col
       elapsed[size_t(comm.rank())] = run_sweep(comm, options, sizes, meta, this_lp::clock_ns, progress);
     });
   }
+  cluster.build_network();
+  RunCapture capture(outputs, out_dir, name);
   RunOutcome outcome = cluster.run();
   if (outcome.status != RunOutcome::Status::kCompleted) throw std::runtime_error(outcome.report);
+  capture.commit();
 
   // The algorithm column names what the run chose: the same selection SimCluster made.
   CollectiveSelection selection{network.collectives, network.collective_preset,

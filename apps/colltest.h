@@ -13,8 +13,12 @@
 namespace uniference {
 
 // Checks the options against the scenario (throws ScenarioError / std::invalid_argument with
-// the reason) and runs the sweep; `progress` is told of each size as it starts.
+// the reason) and runs the sweep; `progress` is told of each size as it starts. The pcap files
+// and flowmon.xml that `outputs` asks for cover the whole sweep and go into `out_dir`, named
+// after `name` (the scenario's).
 std::vector<ColltestRow> run_colltest(const CheckedScenario& scenario, const ColltestOptions& options,
-                                      const std::function<void(uint64_t bytes)>& progress = {});
+                                      const std::function<void(uint64_t bytes)>& progress = {},
+                                      const OutputSpec& outputs = {}, const std::string& out_dir = ".",
+                                      const std::string& name = "colltest");
 
 }  // namespace uniference

@@ -3,24 +3,21 @@
 #include "apps/atomic_file.h"
 #include "apps/compute_check.h"
 #include "apps/report.h"
+#include "apps/run_capture.h"
 #include "apps/scenario_check.h"
 #include "bridge/link_outages.h"
 #include "bridge/link_sampler.h"
-#include "bridge/network_capture.h"
 #include "bridge/sim_cluster.h"
 #include "bridge/this_lp.h"
 #include "compute/compute_meter.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <iostream>
 #include <optional>
 
 namespace uniference {
 
 namespace {
-
-namespace fs = std::filesystem;
 
 std::unique_ptr<ComputeMeter> meter_for(const Scenario& scenario, const DeviceProfile& profile) {
   if (scenario.compute_mode == ComputeMode::kMeasured) {
@@ -31,48 +28,6 @@ std::unique_ptr<ComputeMeter> meter_for(const Scenario& scenario, const DevicePr
   }
   return make_modeled_meter(profile);
 }
-
-// The folder ns-3 writes pcap files into while the run goes: beside the outputs, so moving
-// a finished file into place is a rename on one file system. Removed on every way out; a
-// folder left by a killed run is cleared by the next.
-class CaptureFolder {
- public:
-  explicit CaptureFolder(const std::string& out_dir)
-      : out_dir_(out_dir), path_(fs::path(out_dir) / ".pcap-partial") {
-    std::error_code error;
-    fs::create_directories(out_dir_, error);
-    if (!error) fs::remove_all(path_, error);
-    if (!error) fs::create_directories(path_, error);
-    if (error) {
-      throw OutputError("cannot create capture folder " + path_.string() + ": " + error.message());
-    }
-  }
-  ~CaptureFolder() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  CaptureFolder(const CaptureFolder&) = delete;
-  CaptureFolder& operator=(const CaptureFolder&) = delete;
-
-  std::string path() const { return path_.string(); }
-
-  // Moves finished files into the output folder, each renamed whole.
-  void commit(const std::vector<std::string>& files) const {
-    for (const std::string& file : files) {
-      const fs::path target = out_dir_ / fs::path(file).filename();
-      std::error_code error;
-      fs::rename(file, target, error);
-      if (error) {
-        throw OutputError("cannot move " + file + " to " + target.string() + ": " +
-                          error.message());
-      }
-    }
-  }
-
- private:
-  fs::path out_dir_;
-  fs::path path_;
-};
 
 // Serving's progress: at most one line a second of wall time, on the driver's finishes.
 class ServingProgress {
@@ -136,9 +91,6 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
   }
 
   const OutputSpec& outputs = scenario.outputs;
-  std::optional<CaptureFolder> capture_folder;
-  if (outputs.pcap) capture_folder.emplace(out_dir.empty() ? std::string(".") : out_dir);
-
   SimCluster cluster(checked.network, kernel_config(checked));
   for (int r = 0; r < checked.ranks; ++r) {
     cluster.add_rank(meter_for(scenario, checked.rank_devices[size_t(r)]),
@@ -150,11 +102,7 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
   if (outputs.trace && outputs.link_samples > 0) {
     links.emplace(outputs.link_samples, uint32_t(checked.ranks));
   }
-  std::optional<NetworkCapture> capture;
-  if (outputs.pcap || outputs.flow_monitor) {
-    capture.emplace(outputs.pcap, outputs.flow_monitor,
-                    capture_folder ? capture_folder->path() : std::string(), scenario.name);
-  }
+  RunCapture capture(outputs, out_dir, scenario.name);
 
   ScenarioRun run;
   run.outcome = cluster.run();
@@ -162,22 +110,7 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
   cluster.kernel().recorder().outages(link_outages(cluster.record().total_ns));
   run.record = cluster.record();
   run.record.device_memory_bytes = uint64_t(checked.device.memory_bytes);
-  if (run.outcome.status != RunOutcome::Status::kCompleted || !capture) return run;
-
-  const fs::path dir(out_dir.empty() ? std::string(".") : out_dir);
-  if (outputs.flow_monitor) {
-    const std::string xml = capture->flow_monitor_xml();
-    std::error_code error;
-    fs::create_directories(dir, error);
-    if (error) {
-      throw OutputError("cannot create output directory " + dir.string() + ": " + error.message());
-    }
-    write_file_atomically((dir / "flowmon.xml").string(), xml);
-  }
-  if (outputs.pcap) {
-    capture->close_pcap();
-    capture_folder->commit(capture->pcap_files());
-  }
+  if (run.outcome.status == RunOutcome::Status::kCompleted) capture.commit();
   return run;
 }
 

@@ -38,6 +38,7 @@ const char* kUsage = R"(usage: uniference run SCENARIO.json [--out DIR] [--set P
        uniference colltest SCENARIO.json [--op OP] [--algorithm NAME] [--attribute NAME=VALUE]...
                            [--preset NAME] [--ranks N] [--min-bytes B] [--max-bytes B]
                            [--step-factor F] [--warmup N] [--iters N] [--csv FILE] [--plot FILE.png]
+                           [--out DIR]
                            [--backend gloo|nccl [--netns NS1,... --master-addr HOST]]
                            [--set POINTER=VALUE]...
        uniference compare MEASURED.csv --scenario SCENARIO.json [--preset NAME] [--algorithm NAME]
@@ -85,6 +86,9 @@ commands:
                         in each of --netns NS1,NS2,... (with --master-addr, as launch)
                       --csv FILE: op,ranks,bytes,algorithm,time_s,algbw_GBps,busbw_GBps
                       --plot FILE.png: bus bandwidth against size, through gnuplot
+                      --out DIR: where the pcap files and flowmon.xml go that the
+                        scenario's /outputs/pcap and /outputs/flow_monitor ask for, one set
+                        for the whole sweep (default: the current folder)
   compare MEASURED.csv --scenario SCENARIO.json
                       measured collective times against the simulator's: every row of the
                       CSV (header naming op, ranks, bytes, and seconds or time_s: colltest's
@@ -234,7 +238,7 @@ int real_colltest(const uniference::ColltestOptions& options, int ranks,
 int colltest_command(const std::vector<std::string>& args, const char* argv0) {
   uniference::ColltestOptions options;
   uniference::LaunchOptions launch;  // with --backend: where the ranks run
-  std::string scenario_path, csv, plot;
+  std::string scenario_path, csv, plot, out_dir = ".";
   std::vector<std::string> overrides;
   try {
     uniference::for_each_argument(args, 1, [&](const std::string& a, const auto& value) {
@@ -258,12 +262,17 @@ int colltest_command(const std::vector<std::string>& args, const char* argv0) {
       else if (a == "--iters") options.iters = std::stoi(value());
       else if (a == "--csv") csv = value();
       else if (a == "--plot") plot = value();
+      else if (a == "--out") out_dir = value();
       else if (a == "--set") overrides.push_back(value());
       else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option '" + a + "'");
       else if (scenario_path.empty()) scenario_path = a;
       else throw std::invalid_argument("more than one scenario given");
     });
     if (scenario_path.empty()) throw std::invalid_argument("colltest needs a scenario file");
+    if (!options.backend.empty() && out_dir != ".") {
+      throw std::invalid_argument("--out holds the simulation's pcap files and flowmon.xml: "
+                                  "without --backend");
+    }
     if (!options.backend.empty() && (!options.algorithm.empty() || !options.preset.empty())) {
       throw std::invalid_argument("--algorithm and --preset choose for the simulator; with --backend "
                                   "the library chooses");
@@ -288,13 +297,15 @@ int colltest_command(const std::vector<std::string>& args, const char* argv0) {
     });
   }
   return reporting_errors([&] {
-    const uniference::CheckedScenario checked =
-        uniference::check_scenario(uniference::load_scenario(scenario_path, overrides));
+    const uniference::Scenario scenario = uniference::load_scenario(scenario_path, overrides);
+    const uniference::CheckedScenario checked = uniference::check_scenario(scenario);
     std::vector<uniference::ColltestRow> rows;
     try {
-      rows = uniference::run_colltest(checked, options, [](uint64_t bytes) {
-        std::cerr << "uniference colltest: " << bytes << " bytes\n";
-      });
+      // /outputs/pcap and /outputs/flow_monitor capture the whole sweep, into --out.
+      rows = uniference::run_colltest(
+          checked, options,
+          [](uint64_t bytes) { std::cerr << "uniference colltest: " << bytes << " bytes\n"; },
+          scenario.outputs, out_dir, scenario.name);
     } catch (const std::invalid_argument& e) {
       std::cerr << "uniference: colltest: " << e.what() << "\n";
       return kExitUsage;

@@ -1,5 +1,6 @@
 // The network's observability through the uniference binary: link counters in the trace of
-// the fat-tree RDMA scenario, pcap files and flowmon.xml on the TCP quickstart, and the
+// the fat-tree RDMA scenario, pcap files and flowmon.xml on the TCP quickstart (of a run and
+// of a colltest sweep), and the
 // refusal of pcap and FlowMonitor on the RDMA fabric (exit code 2, the pointer named).
 #include "apps/test/test_dir.h"
 #include "tests/cli_support.h"
@@ -59,6 +60,27 @@ TEST(ObservabilityCli, QuickstartWritesPcapFilesAndFlowMonitorXml) {
   const std::string xml = read_file(dir / "flowmon.xml");
   EXPECT_NE(xml.find("<FlowMonitor>"), std::string::npos);
   EXPECT_NE(xml.find("<Flow flowId=\"1\""), std::string::npos);
+}
+
+TEST(ObservabilityCli, ColltestCapturesItsSweepIntoOut) {
+  TestDir dir;
+  const Result run = run_uniference("colltest " + scenario("quickstart.json") +
+                                    " --ranks 2 --min-bytes 64K --max-bytes 64K --out " +
+                                    dir.path().string() + " --set /outputs/pcap=true");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  // The quickstart's star built for 2 ranks: 2 host devices and 2 switch ports. Each rank's
+  // device carries at least the sweep's payload: 4 all-reduces (1 warm-up, 3 timed) of which
+  // a 2-rank ring sends half the buffer twice, 64 KiB a rank each time, in frames of at most
+  // 1514 bytes each with a 16-byte pcap record header.
+  size_t pcaps = 0;
+  for (const std::string& name : dir.entries()) {
+    if (name.size() < 5 || name.substr(name.size() - 5) != ".pcap") continue;
+    ++pcaps;
+    EXPECT_EQ(name.rfind("quickstart-", 0), 0u) << name;
+    EXPECT_GT(read_file(dir / name).size(), 4u * 64 * 1024) << name;
+  }
+  EXPECT_EQ(pcaps, 4u);
+  EXPECT_EQ(dir.entries().count(".pcap-partial"), 0u);
 }
 
 TEST(ObservabilityCli, PcapAndFlowMonitorOnRdmaExitWithCode2NamingThePointer) {
