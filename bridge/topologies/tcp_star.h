@@ -54,10 +54,12 @@ std::vector<ns3::Ptr<ns3::MessageTransport>> install_tcp_star(StarHelper& star,
     };
     star.SetHubQueueDisc("ns3::TbfQueueDisc", "Rate", tokens, "Burst", bucket, "MaxSize",
                          bytes(config.shaper.limit));
-    // What a rank's own TCP sends: Linux keeps what does not fit in the socket (TCP small
-    // queues), where ns-3 would drop it at the full disc. On the rank's side the limit is
-    // raised to what its connections can have unacknowledged (a send buffer each, two per
-    // peer at most), so the limit acts only where the testbed's does, on forwarded traffic.
+    // The rank's side stands for its NIC, which queues what the rank's own TCP sends rather
+    // than drop it, as the testbed's rank-side tbf does with its 1000 frames (validation/
+    // testbed/testbed.sh; with the switch-port limit there instead, Linux lost 5-10% of its
+    // packets at its own veth). The limit is raised to what the rank's connections can have
+    // unacknowledged (a send buffer each, two per peer at most), so it never drops: the
+    // shaper's limit acts where a switch's buffer does, on forwarded traffic.
     const uint64_t in_flight = 2ull * config.snd_buf * (ranks > 1 ? ranks - 1 : 1);
     star.SetEndpointQueueDisc("ns3::TbfQueueDisc", "Rate", tokens, "Burst", bucket, "MaxSize",
                               bytes(std::max<uint64_t>(config.shaper.limit, in_flight)));

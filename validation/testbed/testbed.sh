@@ -4,16 +4,30 @@
 #   testbed.sh caps                      report which qdiscs this kernel offers
 #   testbed.sh up N RATE                 build the star (RATE e.g. 100mbit, 1gbit, or none)
 #   testbed.sh down                      remove everything this script created
-#   testbed.sh run N RATE -- CMD [ARG..] up, run CMD in the root namespace, down (always)
+#   testbed.sh run N RATE -- CMD [ARG..] up, run CMD in the root namespace, print the
+#                                        star's counters (stats), down (always)
+#   testbed.sh stats                     packets sent and dropped by every shaper, and every
+#                                        rank's TCP retransmissions and loss recoveries
 #   testbed.sh params RATE               print the tbf parameters used for RATE
+#
+# The hub-side tbf queues `limit` bytes, a switch port's buffer: what does not fit is dropped.
+# The rank-side tbf stands for the rank's NIC and queues 1000 frames (Linux's default
+# txqueuelen), as a host queues what its own TCP sends rather than drop it (TCP small queues
+# let a socket put up to tcp_limit_output_bytes there); RANK_LIMIT=BYTES sets it instead
+# (RANK_LIMIT=75000 at 100mbit is the switch-port limit on both ends, under which the ranks'
+# TCP loses 5-10% of what it sends at its own veth: validation/README.md).
+#
+# With CAPTURE=FILE, run records every frame through rank 0's hub port (ufb0, both
+# directions, whole frames) into FILE while CMD runs, for validation/testbed/gloo_streams.py
+# (needs tcpdump).
 #
 # Topology: N namespaces uf-tb0..uf-tb<N-1>, one per rank, each with one veth
 # ("veth0", address 198.18.0.<i+1>/24) whose peer ("ufb<i>") is a port of the
 # Linux bridge "br0" living in its own namespace uf-tb-br (the "hub").  The root
 # namespace gets no address and no interface.  With RATE != none a tbf qdisc
-# shapes BOTH directions of every rank's link: egress of veth0 (rank -> hub)
-# and egress of ufb<i> (hub -> rank).  This is a full-duplex star with RATE per
-# direction per link, like the simulator's star topology.
+# shapes BOTH directions of every rank's link: egress of veth0 (rank -> hub, the
+# rank's NIC) and egress of ufb<i> (hub -> rank, the switch port).  This is a
+# full-duplex star with RATE per direction per link, like the simulator's star.
 #
 # Needs root, iproute2 (ip, tc), ethtool.  Addresses are in 198.18.0.0/15
 # (RFC 2544 benchmarking range) and never leave the namespaces.
@@ -44,6 +58,7 @@ rate_bps() {
 # burst = max(rate x 1 ms, 2 x MTU) bytes; limit = burst + rate x 5 ms bytes
 tbf_burst() { local b; b=$(( $1 / 8 / 1000 )); (( b < 2 * MTU )) && b=$(( 2 * MTU )); echo $b; }
 tbf_limit() { echo $(( $(tbf_burst "$1") + $1 / 8 * 5 / 1000 )); }
+rank_limit() { echo "${RANK_LIMIT:-$(( 1000 * (MTU + 14) ))}"; }
 
 cmd_params() {
     local rate=$1
@@ -51,7 +66,8 @@ cmd_params() {
     local bps; bps=$(rate_bps "$rate")
     echo "tbf: rate $rate ($bps bit/s) burst $(tbf_burst "$bps") B limit $(tbf_limit "$bps") B" \
          "(burst = max(rate x 1 ms, 2 x MTU), limit = burst + rate x 5 ms), MTU $MTU," \
-         "on egress of rank-side veth and of bridge-side veth"
+         "on egress of bridge-side veth; the same with limit $(rank_limit) B" \
+         "($([[ -n ${RANK_LIMIT:-} ]] && echo RANK_LIMIT || echo 1000 frames)) on egress of rank-side veth"
 }
 
 cmd_caps() {
@@ -83,15 +99,16 @@ offloads_off() { # ns dev
         || echo "testbed.sh: warning: could not turn offloads off on $1/$2" >&2
 }
 
-shape() { # ns dev bps
+shape() { # ns dev bps [limit]
     ip netns exec "$1" tc qdisc replace dev "$2" root tbf rate "$3bit" \
-        burst "$(tbf_burst "$3")" limit "$(tbf_limit "$3")"
+        burst "$(tbf_burst "$3")" limit "${4:-$(tbf_limit "$3")}"
 }
 
 cmd_up() {
     local n=${1:-} rate=${2:-}
     [[ $n =~ ^[0-9]+$ ]] && (( n >= 1 && n <= 250 )) || die "usage: up N RATE (1 <= N <= 250)"
     [[ -n $rate ]] || die "usage: up N RATE"
+    [[ -z ${RANK_LIMIT:-} || ${RANK_LIMIT} =~ ^[0-9]+$ ]] || die "RANK_LIMIT: bytes, not '$RANK_LIMIT'"
     local bps=0
     [[ ${rate,,} == none ]] || bps=$(rate_bps "$rate")
     if ip netns list | awk '{print $1}' | grep -qE "^${PREFIX}(-br|[0-9]+)$"; then
@@ -122,7 +139,7 @@ cmd_up() {
         offloads_off "$ns" "$RANK_IF"
         offloads_off "$BR_NS" "ufb$i"
         if (( bps > 0 )); then
-            shape "$ns" "$RANK_IF" "$bps"
+            shape "$ns" "$RANK_IF" "$bps" "$(rank_limit)"
             shape "$BR_NS" "ufb$i" "$bps"
         fi
         ip -n "$BR_NS" link set "ufb$i" up
@@ -149,15 +166,49 @@ cmd_down() {
     done
 }
 
+# The kernel's own counters of the star: what each tbf sent and dropped (a rank's TCP sees
+# a drop at its own veth as a loss, as at the hub), and what each rank's TCP retransmitted.
+cmd_stats() {
+    local ns dev line
+    for ns in $(ip netns list | awk '{print $1}' | grep -E "^${PREFIX}([0-9]+|-br)$" | sort -V); do
+        if [[ $ns == "$BR_NS" ]]; then
+            for dev in $(ip -n "$ns" -o link show type veth | awk -F'[ :@]+' '{print $2}'); do
+                line=$(ip netns exec "$ns" tc -s qdisc show dev "$dev" | awk '/^ Sent/ {print $2, $4, $7}' | tr -d ',')
+                [[ -n $line ]] && echo "stats: $dev (hub -> rank) tbf: $(fmt_qdisc $line)"
+            done
+            continue
+        fi
+        line=$(ip netns exec "$ns" tc -s qdisc show dev "$RANK_IF" | awk '/^ Sent/ {print $2, $4, $7}' | tr -d ',')
+        [[ -n $line ]] && echo "stats: $ns $RANK_IF (rank -> hub) tbf: $(fmt_qdisc $line)"
+        echo "stats: $ns tcp: $(ip netns exec "$ns" nstat -asz 2>/dev/null | awk '
+            $1 == "TcpOutSegs" { out = $2 } $1 == "TcpRetransSegs" { re = $2 }
+            $1 == "TcpExtTCPSackRecovery" { sack = $2 } $1 == "TcpExtTCPTimeouts" { rto = $2 }
+            $1 == "TcpExtTCPLostRetransmit" { lost = $2 }
+            END { printf "%d segments sent, %d retransmitted, %d SACK recoveries, %d lost retransmissions, %d timeouts", out, re, sack, lost, rto }')"
+    done
+}
+fmt_qdisc() { echo "$1 bytes, $2 packets, $3 dropped"; }
+
 cmd_run() {
     local n=${1:-} rate=${2:-}
     shift 2 || die "usage: run N RATE -- CMD..."
     [[ ${1:-} == -- ]] && shift
     (( $# > 0 )) || die "usage: run N RATE -- CMD..."
-    trap cmd_down EXIT
+    if [[ -n ${CAPTURE:-} ]]; then
+        command -v tcpdump >/dev/null || die "CAPTURE needs tcpdump (apt-get install tcpdump)"
+    fi
+    local capture=
+    trap 'stop_capture; cmd_down' EXIT
     trap 'exit 130' INT
     trap 'exit 143' TERM
     cmd_up "$n" "$rate"
+    if [[ -n ${CAPTURE:-} ]]; then
+        # tcpdump drops its privileges to its own user: the file is made for it first.
+        : > "$CAPTURE" && chmod a+w "$CAPTURE"
+        ip netns exec "$BR_NS" tcpdump -i ufb0 -s 0 -U -w "$CAPTURE" 2>/dev/null &
+        capture=$!
+        sleep 1  # until it listens
+    fi
     # In the background, so that a signal to this script tears down at once instead of
     # after the command (bash runs traps only between foreground commands); the command
     # is stopped first. stdin stays the script's.
@@ -166,7 +217,16 @@ cmd_run() {
     trap 'kill -TERM $child 2>/dev/null; wait $child; exit 130' INT
     trap 'kill -TERM $child 2>/dev/null; wait $child; exit 143' TERM
     wait $child || rc=$?
+    stop_capture
+    cmd_stats
     return $rc
+}
+stop_capture() {
+    [[ -n ${capture:-} ]] || return 0
+    kill -INT "$capture" 2>/dev/null || true
+    wait "$capture" 2>/dev/null || true
+    capture=
+    echo "testbed: frames through ufb0 in $CAPTURE"
 }
 
 [[ $(id -u) -eq 0 ]] || die "must run as root"
@@ -176,5 +236,6 @@ case ${1:-} in
     up)     shift; cmd_up "$@" ;;
     down)   cmd_down ;;
     run)    shift; cmd_run "$@" ;;
-    *)      sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    stats)  cmd_stats ;;
+    *)      sed -n '2,/^# Topology/{/^# Topology/!p}' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
