@@ -1,7 +1,7 @@
 // The network's observability through the uniference binary: link counters in the trace of
 // the fat-tree RDMA scenario, pcap files and flowmon.xml on the TCP quickstart (of a run and
-// of a colltest sweep), and the
-// refusal of pcap and FlowMonitor on the RDMA fabric (exit code 2, the pointer named).
+// of a colltest sweep), and the refusal of pcap and FlowMonitor on the RDMA fabric (exit
+// code 2, the pointer named).
 #include "apps/test/test_dir.h"
 #include "tests/cli_support.h"
 

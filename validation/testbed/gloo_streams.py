@@ -109,7 +109,7 @@ def messages(stream):
     while at + PREAMBLE.size <= len(data):
         nbytes, opcode, slot, _, length, _ = PREAMBLE.unpack_from(data, at)
         if opcode not in OPCODES or nbytes != PREAMBLE.size + (length if opcode <= 1 else 0):
-            return None if not found else found
+            return found or None
         first, last = passed(at, min(len(data), at + nbytes))
         found.append((first, last, OPCODES[opcode], slot, length, packets))
         at += nbytes
@@ -163,7 +163,11 @@ def main():
             inside = packets[bisect.bisect_left(packets, first):bisect.bisect_right(packets, last)]
             stalls = sorted((b - a for a, b in zip(inside, inside[1:])
                              if b - a > args.stall_ms / 1e3), reverse=True)
-            waited = f"{(first - previous) * 1e3:8.1f}" if previous is not None else f"{'-':>8}"
+            if previous is None:
+                waited = f"{'-':>8}"
+            else:
+                waited = f"{(first - previous) * 1e3:8.1f}"
+                total["waited"] += first - previous
             print(f"{ms(first):10.1f} {ms(last):10.1f} {length:9d} {(last - first) * 1e3:8.1f} "
                   f"{wire * 1e3:8.1f} {waited}  "
                   + " ".join(f"{s * 1e3:.1f}" for s in stalls[:5]))
@@ -172,8 +176,6 @@ def main():
             total["wire"] += wire
             total["stalled"] += sum(stalls)
             total["stalls"] += len(stalls)
-            if waited.strip() != "-":
-                total["waited"] += float(waited) / 1e3
         if data:
             print(f"   in all: took {total['took'] * 1e3:.1f} ms against {total['wire'] * 1e3:.1f} "
                   f"ms of wire time ({(total['took'] / total['wire'] - 1) * 100:+.1f}%), "

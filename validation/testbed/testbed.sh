@@ -169,17 +169,15 @@ cmd_down() {
 # The kernel's own counters of the star: what each tbf sent and dropped (a rank's TCP sees
 # a drop at its own veth as a loss, as at the hub), and what each rank's TCP retransmitted.
 cmd_stats() {
-    local ns dev line
+    local ns dev
     for ns in $(ip netns list | awk '{print $1}' | grep -E "^${PREFIX}([0-9]+|-br)$" | sort -V); do
         if [[ $ns == "$BR_NS" ]]; then
             for dev in $(ip -n "$ns" -o link show type veth | awk -F'[ :@]+' '{print $2}'); do
-                line=$(ip netns exec "$ns" tc -s qdisc show dev "$dev" | awk '/^ Sent/ {print $2, $4, $7}' | tr -d ',')
-                [[ -n $line ]] && echo "stats: $dev (hub -> rank) tbf: $(fmt_qdisc $line)"
+                tbf_counters "$ns" "$dev" "$dev (hub -> rank)"
             done
             continue
         fi
-        line=$(ip netns exec "$ns" tc -s qdisc show dev "$RANK_IF" | awk '/^ Sent/ {print $2, $4, $7}' | tr -d ',')
-        [[ -n $line ]] && echo "stats: $ns $RANK_IF (rank -> hub) tbf: $(fmt_qdisc $line)"
+        tbf_counters "$ns" "$RANK_IF" "$ns $RANK_IF (rank -> hub)"
         echo "stats: $ns tcp: $(ip netns exec "$ns" nstat -asz 2>/dev/null | awk '
             $1 == "TcpOutSegs" { out = $2 } $1 == "TcpRetransSegs" { re = $2 }
             $1 == "TcpExtTCPSackRecovery" { sack = $2 } $1 == "TcpExtTCPTimeouts" { rto = $2 }
@@ -187,7 +185,10 @@ cmd_stats() {
             END { printf "%d segments sent, %d retransmitted, %d SACK recoveries, %d lost retransmissions, %d timeouts", out, re, sack, lost, rto }')"
     done
 }
-fmt_qdisc() { echo "$1 bytes, $2 packets, $3 dropped"; }
+tbf_counters() { # ns dev label: a shaped device's line of `stats` (none where unshaped)
+    ip netns exec "$1" tc -s qdisc show dev "$2" | tr -d ',' | awk -v label="$3" \
+        '/^ Sent/ { printf "stats: %s tbf: %s bytes, %s packets, %s dropped\n", label, $2, $4, $7 }'
+}
 
 cmd_run() {
     local n=${1:-} rate=${2:-}
