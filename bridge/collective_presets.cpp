@@ -31,8 +31,8 @@ CollectiveChoice choose_gloo(OpType op, uint64_t, int, const LinkFacts&) {
     case OpType::kAllReduce:  // gloo::allreduce's ring (gloo/allreduce.cc)
     case OpType::kAllGather:  // gloo::allgather's half-block ring (gloo/allgather.cc)
     case OpType::kBroadcast:  // gloo::broadcast's binomial tree (gloo/broadcast.cc)
+    case OpType::kAllToAll:   // GlooComm's exchange: every receive posted before any send
       return with("gloo", kGlooWire);
-    case OpType::kAllToAll:  // every send and receive posted at once (gloo/alltoall.cc)
     case OpType::kGather:    // gloo/gather.cc
     case OpType::kScatter:   // gloo/scatter.cc
       return with("direct", kGlooWire);

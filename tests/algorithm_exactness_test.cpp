@@ -168,7 +168,7 @@ TEST_P(AllToAllV, UnevenSplitsArriveInPlace) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Algorithms, AllToAllV,
-                         ::testing::Combine(::testing::Values("direct", "pairwise"),
+                         ::testing::Combine(::testing::Values("direct", "gloo", "pairwise"),
                                             ::testing::Values(2, 3, 7)));
 
 // The hierarchical all-to-all packs equal blocks per server: uneven splits are refused as an

@@ -26,7 +26,7 @@ CollectiveChoice preset_choice(const std::string& preset, OpType op, uint64_t by
 TEST(CollectivePresets, GlooRunsItsOwnSchedulesWithItsRendezvous) {
   const std::pair<OpType, const char*> expected[] = {
       {OpType::kAllReduce, "gloo"},   {OpType::kAllGather, "gloo"},
-      {OpType::kBroadcast, "gloo"},   {OpType::kAllToAll, "direct"},
+      {OpType::kBroadcast, "gloo"},   {OpType::kAllToAll, "gloo"},
       {OpType::kGather, "direct"},    {OpType::kScatter, "direct"},
       {OpType::kBarrier, "dissemination"}};
   for (const auto& [op, algorithm] : expected) {
@@ -99,12 +99,16 @@ TEST(CollectivePresets, AutoPicksWhatTheSimulationFindsFaster) {
               picked * 1e6, ring * 1e6);
 }
 
-// From rank 0's entry to the last rank's exit, in seconds: one all-to-all of `bytes` under the
-// gloo preset on 2 ranks at 100 Mbit/s, rank 1 entering `late_ns` after rank 0.
-double gloo_exchange_seconds(uint64_t bytes, int64_t late_ns) {
+// From rank 0's entry to the last rank's exit, in seconds: one all-to-all of `bytes` on 2 ranks
+// at 100 Mbit/s with the gloo preset's wire protocol, by `algorithm`, rank 1 entering `late_ns`
+// after rank 0.
+double gloo_exchange_seconds(const std::string& algorithm, uint64_t bytes, int64_t late_ns) {
   NetworkConfig network;
   network.link_rate = ns3::DataRate("100Mbps");
   network.collective_preset = "gloo";
+  CollectiveChoice choice = preset_choice("gloo", OpType::kAllToAll, bytes, 2);
+  choice.algorithm = algorithm;
+  network.collectives[OpType::kAllToAll] = choice;
   int64_t start = 0;
   int64_t end = 0;
   const RunOutcome outcome = run_star(2, network, [&](Comm& comm) {
@@ -120,22 +124,37 @@ double gloo_exchange_seconds(uint64_t bytes, int64_t late_ns) {
   return double(end - start) * 1e-9;
 }
 
+// Each rank sends half of 4 MiB: at 100 Mbit/s with Ethernet's 1538 wire bytes per 1448 of TCP
+// payload, T = 2 MiB x 8 / 1e8 x 1538 / 1448 = 178 ms.
+double one_way_seconds(uint64_t bytes) { return double(bytes / 2) * 8 / 1e8 * 1538.0 / 1448.0; }
+
 TEST(CollectivePresets, GlooPairExchangeRunsOneWayAfterTheOtherWhenOneRankIsLate) {
-  // Each rank sends half of 4 MiB: at 100 Mbit/s with Ethernet's 1538 wire bytes per 1448 of
-  // TCP payload, T = 2 MiB x 8 / 1e8 x 1538 / 1448 = 178 ms. Entering together, both
-  // directions travel at once (T). Entering 1 ms late, rank 1 finds rank 0's recv-ready notice
-  // waiting, so its data leaves at once and its own notice follows that data: rank 0's data
-  // can only leave after it (docs/collectives-backends.md), 2 T in all.
+  // Gloo's own alltoall posts the send first. Entering together, both directions travel at
+  // once (T). Entering 1 ms late, rank 1 finds rank 0's recv-ready notice waiting, so its data
+  // leaves at once and its own notice follows that data: rank 0's data can only leave after
+  // it (docs/collectives-backends.md), 2 T in all.
   const uint64_t bytes = uint64_t(4) << 20;
-  const double one_way = double(bytes / 2) * 8 / 1e8 * 1538.0 / 1448.0;
-  const double together = gloo_exchange_seconds(bytes, 0);
-  const double late = gloo_exchange_seconds(bytes, 1'000'000);
-  std::printf("together %.1f ms, rank 1 late by 1 ms %.1f ms, one direction %.1f ms\n",
+  const double one_way = one_way_seconds(bytes);
+  const double together = gloo_exchange_seconds("direct", bytes, 0);
+  const double late = gloo_exchange_seconds("direct", bytes, 1'000'000);
+  std::printf("gloo::alltoall: together %.1f ms, rank 1 late by 1 ms %.1f ms, one direction %.1f ms\n",
               together * 1e3, late * 1e3, one_way * 1e3);
   EXPECT_GT(together, 0.98 * one_way);
   EXPECT_LT(together, 1.10 * one_way);
   EXPECT_GT(late, 1.90 * one_way);
   EXPECT_LT(late, 2.15 * one_way + 1e-3);
+}
+
+TEST(CollectivePresets, GlooCommExchangeKeepsBothDirectionsTogetherWhenOneRankIsLate) {
+  // The preset's all-to-all is GlooComm's, which posts both receives first: rank 0's notice
+  // is on its way before any data, so rank 1's lateness only delays the start, T + 1 ms.
+  const uint64_t bytes = uint64_t(4) << 20;
+  const double one_way = one_way_seconds(bytes);
+  const double late = gloo_exchange_seconds("gloo", bytes, 1'000'000);
+  std::printf("GlooComm: rank 1 late by 1 ms %.1f ms, one direction %.1f ms\n", late * 1e3,
+              one_way * 1e3);
+  EXPECT_GT(late, 0.98 * one_way + 1e-3);
+  EXPECT_LT(late, 1.10 * one_way + 1e-3);
 }
 
 }  // namespace

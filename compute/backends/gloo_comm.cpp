@@ -31,14 +31,15 @@ std::string describe(OpType op, int peer) {
   return text;
 }
 
-// A c10d Work, the buffers it reads and writes, and what to do once it has completed
-// (copy a staged result into the caller's tensor).
+// c10d Works (one, or the receives and sends of an exchange), the buffers they read and
+// write, and what to do once all have completed (copy a staged result into the caller's
+// tensor).
 class GlooWork final : public Work {
  public:
-  GlooWork(c10::intrusive_ptr<c10d::Work> work, std::string what,
+  GlooWork(std::vector<c10::intrusive_ptr<c10d::Work>> works, std::string what,
            std::chrono::milliseconds timeout, std::vector<at::Tensor> keep_alive,
            std::function<void()> finish)
-      : work_(std::move(work)),
+      : works_(std::move(works)),
         what_(std::move(what)),
         timeout_(timeout),
         keep_alive_(std::move(keep_alive)),
@@ -47,7 +48,7 @@ class GlooWork final : public Work {
   void wait() override {
     if (done_) return;
     try {
-      work_->wait(timeout_);
+      for (auto& work : works_) work->wait(timeout_);
     } catch (const std::exception& e) {
       throw std::runtime_error("gloo " + what_ + " failed: " + first_line(e.what()));
     }
@@ -56,7 +57,13 @@ class GlooWork final : public Work {
     keep_alive_.clear();
   }
 
-  bool is_completed() override { return done_ || work_->isCompleted(); }
+  bool is_completed() override {
+    if (done_) return true;
+    for (auto& work : works_) {
+      if (!work->isCompleted()) return false;
+    }
+    return true;
+  }
 
  private:
   // c10's messages carry a C++ backtrace after the first line; users need the first.
@@ -64,7 +71,7 @@ class GlooWork final : public Work {
     return text.substr(0, text.find('\n'));
   }
 
-  c10::intrusive_ptr<c10d::Work> work_;
+  std::vector<c10::intrusive_ptr<c10d::Work>> works_;
   std::string what_;
   std::chrono::milliseconds timeout_;
   std::vector<at::Tensor> keep_alive_;
@@ -115,12 +122,14 @@ class GlooComm final : public Comm {
 
   WorkPtr isend(const at::Tensor& tensor, int dst, int tag) override {
     require_cpu(tensor, OpType::kSend);
+    check_user_tag(tag, OpType::kSend);
     std::vector<at::Tensor> tensors{tensor.contiguous()};
     return track(group_->send(tensors, dst, tag), describe(OpType::kSend, dst), tensors);
   }
 
   WorkPtr irecv(at::Tensor& tensor, int src, int tag) override {
     require_cpu(tensor, OpType::kRecv);
+    check_user_tag(tag, OpType::kRecv);
     Landing landing = landing_for(tensor);
     std::vector<at::Tensor> tensors{landing.buffer};
     return track(group_->recv(tensors, src, tag), describe(OpType::kRecv, src), tensors,
@@ -287,17 +296,88 @@ class GlooComm final : public Comm {
     }
   }
 
+  // Elements of each rank's block of `tensor`: `rows` rows each (all_to_all_v's splits),
+  // or size() equal blocks when `rows` is empty.
+  std::vector<int64_t> block_elements(const at::Tensor& tensor, const std::vector<int64_t>& rows,
+                                      const char* which) const {
+    if (rows.empty()) return std::vector<int64_t>(size_t(size_), tensor.numel() / size_);
+    int64_t total = 0;
+    for (int64_t r : rows) {
+      if (r < 0) throw std::invalid_argument(std::string("gloo all_to_all_v: a negative ") + which + " split");
+      total += r;
+    }
+    if (tensor.dim() == 0 || total != tensor.size(0)) {
+      throw std::invalid_argument(std::string("gloo all_to_all_v: the ") + which + " splits add up to " +
+                                  std::to_string(total) + " rows, the " + which + " " + shape(tensor) +
+                                  " has " + std::to_string(tensor.dim() ? tensor.size(0) : 0));
+    }
+    const int64_t row = tensor.size(0) ? tensor.numel() / tensor.size(0) : 0;
+    std::vector<int64_t> elements;
+    for (int64_t r : rows) elements.push_back(r * row);
+    return elements;
+  }
+
+  // Gloo's alltoall (gloo/alltoall.cc) posts its send to rank + i before its receive from
+  // rank - i. On Gloo's TCP pair a receive's ready notice queues behind the data the pair is
+  // already writing, so where a rank's send starts first, its peer's data waits for all of it:
+  // the two directions of a pair run one after the other, up to twice the time
+  // (validation/README.md). Here every receive is posted, and its notice written, before any
+  // send, so both directions of every pair move at once. The blocks go over c10d's
+  // point-to-point calls, on tags of their own (kExchangeTag on, one per exchange, the same
+  // on every rank since every rank runs the group's collectives in the same order).
   WorkPtr all_to_all(at::Tensor& output, const at::Tensor& input, std::vector<int64_t> output_splits,
                      std::vector<int64_t> input_splits) {
+    const std::vector<int64_t> in = block_elements(output, output_splits, "output");
+    const std::vector<int64_t> out = block_elements(input, input_splits, "input");
+    if (in[size_t(rank_)] != out[size_t(rank_)]) {
+      throw std::invalid_argument("gloo all_to_all_v: rank " + std::to_string(rank_) + " keeps " +
+                                  std::to_string(out[size_t(rank_)]) + " elements of its input but has room for " +
+                                  std::to_string(in[size_t(rank_)]) + " of them in its output");
+    }
     Landing landing = landing_for(output);
-    at::Tensor source = input.contiguous();
-    return track(group_->alltoall_base(landing.buffer, source, output_splits, input_splits),
-                 op_name(OpType::kAllToAll), {source, landing.buffer}, landing.copy_back);
+    const at::Tensor source = input.contiguous().view(-1);
+    at::Tensor target = landing.buffer.view(-1);
+    auto block = [&](const at::Tensor& flat, const std::vector<int64_t>& elements, int j) {
+      int64_t offset = 0;
+      for (int k = 0; k < j; ++k) offset += elements[size_t(k)];
+      return flat.narrow(0, offset, elements[size_t(j)]);
+    };
+    block(target, in, rank_).copy_(block(source, out, rank_));
+    const int tag = kExchangeTag + int(exchanges_++ % kExchangeTags);
+    std::vector<c10::intrusive_ptr<c10d::Work>> works;
+    for (int i = 1; i < size_; ++i) {
+      const int from = (rank_ + size_ - i) % size_;
+      if (in[size_t(from)] == 0) continue;
+      std::vector<at::Tensor> tensors{block(target, in, from)};
+      works.push_back(group_->recv(tensors, from, tag));
+    }
+    for (int i = 1; i < size_; ++i) {
+      const int to = (rank_ + i) % size_;
+      if (out[size_t(to)] == 0) continue;
+      std::vector<at::Tensor> tensors{block(source, out, to)};
+      works.push_back(group_->send(tensors, to, tag));
+    }
+    return track(std::move(works), op_name(OpType::kAllToAll), {source, landing.buffer},
+                 landing.copy_back);
+  }
+
+  void check_user_tag(int tag, OpType op) const {
+    if (tag < 0 || tag >= kExchangeTag) {
+      throw std::invalid_argument(std::string("gloo ") + op_name(op) + ": tag " +
+                                  std::to_string(tag) + " is outside 0.." + std::to_string(kExchangeTag - 1) +
+                                  " (larger tags carry GlooComm's all-to-all)");
+    }
   }
 
   WorkPtr track(c10::intrusive_ptr<c10d::Work> work, const std::string& what,
                 std::vector<at::Tensor> keep_alive, std::function<void()> finish = nullptr) {
-    return std::make_shared<GlooWork>(std::move(work), what, options_->timeout,
+    std::vector<c10::intrusive_ptr<c10d::Work>> works{std::move(work)};
+    return track(std::move(works), what, std::move(keep_alive), std::move(finish));
+  }
+
+  WorkPtr track(std::vector<c10::intrusive_ptr<c10d::Work>> works, const std::string& what,
+                std::vector<at::Tensor> keep_alive, std::function<void()> finish = nullptr) {
+    return std::make_shared<GlooWork>(std::move(works), what, options_->timeout,
                                       std::move(keep_alive), std::move(finish));
   }
 
@@ -307,6 +387,9 @@ class GlooComm final : public Comm {
   int rank_;
   int size_;
   int splits_ = 0;
+  uint64_t exchanges_ = 0;  // all-to-alls so far, for their tags
+  static constexpr int kExchangeTag = 1 << 30;
+  static constexpr int kExchangeTags = 1 << 30;
 };
 
 }  // namespace

@@ -128,6 +128,58 @@ TEST(GlooComm, AllToAllEqualAndSplitBlocks) {
   });
 }
 
+TEST(GlooComm, AllToAllVSkipsEmptyBlocksAndKeepsPointToPointApart) {
+  run_world(4, [](Comm& comm) {
+    const int n = comm.size();
+    const int r = comm.rank();
+    // Rank r sends (r + j) % 3 rows to rank j, each row 10 r + j: some blocks are empty.
+    std::vector<int64_t> in_splits, out_splits;
+    std::vector<at::Tensor> rows;
+    for (int j = 0; j < n; ++j) {
+      in_splits.push_back((r + j) % 3);
+      out_splits.push_back((j + r) % 3);
+      rows.push_back(filled({(r + j) % 3, 2}, 10.0 * r + j));
+    }
+    at::Tensor sent = at::cat(rows);
+    int64_t received = 0;
+    for (int64_t s : out_splits) received += s;
+    // A point-to-point message to the next rank is in flight across the exchange.
+    at::Tensor note = filled({3}, r);
+    WorkPtr noted = comm.isend(note, (r + 1) % n, /*tag=*/0);
+    at::Tensor got = at::empty({received, 2}, at::kFloat);
+    comm.all_to_all_v(got, sent, out_splits, in_splits);
+    int64_t row = 0;
+    for (int j = 0; j < n; ++j) {
+      EXPECT_TRUE(at::equal(got.narrow(0, row, out_splits[size_t(j)]),
+                            filled({out_splits[size_t(j)], 2}, 10.0 * j + r)));
+      row += out_splits[size_t(j)];
+    }
+    at::Tensor heard = at::empty({3}, at::kFloat);
+    comm.recv(heard, (r + n - 1) % n, 0);
+    noted->wait();
+    EXPECT_TRUE(at::equal(heard, filled({3}, (r + n - 1) % n)));
+  });
+}
+
+TEST(GlooComm, RefusesSplitsThatDoNotFitAndTagsItKeepsForItself) {
+  run_world(2, [](Comm& comm) {
+    at::Tensor input = filled({4, 1}, 1), output = at::empty({4, 1}, at::kFloat);
+    try {
+      comm.all_to_all_v(output, input, {2, 2}, {1, 2});
+      ADD_FAILURE() << "splits of 3 rows over an input of 4 were accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("input splits add up to 3 rows"), std::string::npos)
+          << e.what();
+    }
+    try {
+      comm.isend(input, 1 - comm.rank(), 1 << 30);
+      ADD_FAILURE() << "a tag of 2^30 was accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("tag 1073741824"), std::string::npos) << e.what();
+    }
+  });
+}
+
 TEST(GlooComm, SendRecvMatchTagsAndAsyncHandlesComplete) {
   run_world(2, [](Comm& comm) {
     if (comm.rank() == 0) {

@@ -99,23 +99,6 @@ Append(std::vector<Step>& a, const std::vector<Step>& b)
     a.insert(a.end(), b.begin(), b.end());
 }
 
-/**
- * \param buffer a buffer
- * \param counts the sizes of consecutive blocks
- * \return the blocks
- */
-std::vector<Region>
-Blocks(CollectiveProgram::Buffer buffer, const std::vector<uint64_t>& counts)
-{
-    std::vector<Region> blocks;
-    uint64_t offset = 0;
-    for (uint64_t count : counts)
-    {
-        blocks.push_back(Region{buffer, offset, count});
-        offset += count;
-    }
-    return blocks;
-}
 } // namespace
 
 TypeId

@@ -18,9 +18,11 @@ namespace ns3
 NS_OBJECT_ENSURE_REGISTERED(GlooAllReduce);
 NS_OBJECT_ENSURE_REGISTERED(GlooAllGather);
 NS_OBJECT_ENSURE_REGISTERED(GlooBroadcast);
+NS_OBJECT_ENSURE_REGISTERED(GlooAllToAll);
 NS_COLLECTIVE_ALGORITHM_REGISTER(GlooAllReduce, "all_reduce", "gloo");
 NS_COLLECTIVE_ALGORITHM_REGISTER(GlooAllGather, "all_gather", "gloo");
 NS_COLLECTIVE_ALGORITHM_REGISTER(GlooBroadcast, "broadcast", "gloo");
+NS_COLLECTIVE_ALGORITHM_REGISTER(GlooAllToAll, "all_to_all", "gloo");
 
 using Step = CollectiveProgram::Step;
 using Region = CollectiveProgram::Region;
@@ -191,6 +193,47 @@ GlooBroadcast::BuildProgram(uint32_t index, CollectiveProgram& program) const
     for (auto child = node.children.rbegin(); child != node.children.rend(); ++child)
     {
         program.Send(*child, whole, here);
+    }
+}
+
+TypeId
+GlooAllToAll::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::GlooAllToAll")
+                            .SetParent<ScheduledCollective>()
+                            .SetGroupName("Uniference")
+                            .AddConstructor<GlooAllToAll>();
+    return tid;
+}
+
+GlooAllToAll::GlooAllToAll()
+    : ScheduledCollective("all_to_all")
+{
+}
+
+void
+GlooAllToAll::BuildProgram(uint32_t index, CollectiveProgram& program) const
+{
+    const uint32_t n = GetN();
+    std::vector<Region> out = Blocks(CollectiveProgram::INPUT, GetSendCounts(index));
+    std::vector<Region> in = Blocks(CollectiveProgram::OUTPUT, GetRecvCounts(index));
+    program.Local(in[index], out[index], CollectiveProgram::COPY);
+    // Steps start in the order they are written: every receive's notice goes out first.
+    for (uint32_t k = 1; k < n; ++k)
+    {
+        const uint32_t from = (index + n - k) % n;
+        if (in[from].count > 0)
+        {
+            program.Recv(from, in[from], CollectiveProgram::COPY);
+        }
+    }
+    for (uint32_t k = 1; k < n; ++k)
+    {
+        const uint32_t to = (index + k) % n;
+        if (out[to].count > 0)
+        {
+            program.Send(to, out[to]);
+        }
     }
 }
 

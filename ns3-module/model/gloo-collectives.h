@@ -67,6 +67,27 @@ class GlooBroadcast : public ScheduledCollective
     void BuildProgram(uint32_t index, CollectiveProgram& program) const override;
 };
 
+/**
+ * \ingroup uniference
+ * \brief All-to-all (and all-to-all-v) as the project's Gloo deployment runs it (GlooComm,
+ * compute/backends/gloo_comm.cpp): every participant posts its receives, from i - 1 first, before
+ * any of its sends, to i + 1 first, so every ready notice leaves ahead of the data; empty blocks
+ * are neither sent nor received.
+ */
+class GlooAllToAll : public ScheduledCollective
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    GlooAllToAll();
+
+  protected:
+    void BuildProgram(uint32_t index, CollectiveProgram& program) const override;
+};
+
 } // namespace ns3
 
 #endif /* GLOO_COLLECTIVES_H */

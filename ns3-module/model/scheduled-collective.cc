@@ -161,6 +161,19 @@ ScheduledCollective::Pieces(const CollectiveProgram::Region& region, uint64_t ch
         chunkBytes == 0 ? 0 : std::max<uint64_t>(1, chunkBytes / m_elementBytes));
 }
 
+std::vector<CollectiveProgram::Region>
+ScheduledCollective::Blocks(CollectiveProgram::Buffer buffer, const std::vector<uint64_t>& counts)
+{
+    std::vector<CollectiveProgram::Region> blocks;
+    uint64_t offset = 0;
+    for (uint64_t count : counts)
+    {
+        blocks.push_back(CollectiveProgram::Region{buffer, offset, count});
+        offset += count;
+    }
+    return blocks;
+}
+
 std::vector<uint64_t>
 ScheduledCollective::GetSendCounts(uint32_t index) const
 {

@@ -122,6 +122,14 @@ class ScheduledCollective : public Collective
                                                   uint64_t chunkBytes) const;
 
     /**
+     * \param buffer a buffer
+     * \param counts the sizes of consecutive blocks, in elements
+     * \return the blocks, from the buffer's start
+     */
+    static std::vector<CollectiveProgram::Region> Blocks(CollectiveProgram::Buffer buffer,
+                                                         const std::vector<uint64_t>& counts);
+
+    /**
      * \param index a participant
      * \return the elements it sends to each participant: its all-to-all-v splits, else equal
      *         blocks of GetCount() / GetN()
