@@ -160,8 +160,18 @@ class GlooComm final : public Comm {
     require_cpu(input, OpType::kAllGather);
     require_cpu(output, OpType::kAllGather);
     check_blocks(OpType::kAllGather, output, input);
-    // 1.13's Gloo group has no all_gather_into_tensor: the output's blocks are the list.
     Landing landing = landing_for(output);
+    if (size_ == 2) {
+      // Gloo's ring on a pair is an exchange that races (see exchange); this one does not.
+      const at::Tensor mine = input.contiguous().view(-1);
+      at::Tensor target = landing.buffer.view(-1);
+      auto block = [&](int j) { return target.narrow(0, j * mine.numel(), mine.numel()); };
+      block(rank_).copy_(mine);
+      auto works = exchange(block, [&](int) { return mine; });
+      return track(std::move(works), op_name(OpType::kAllGather), {mine, landing.buffer},
+                   landing.copy_back);
+    }
+    // 1.13's Gloo group has no all_gather_into_tensor: the output's blocks are the list.
     std::vector<std::vector<at::Tensor>> outputs{blocks(landing.buffer, size_)};
     std::vector<at::Tensor> inputs{input.contiguous()};
     return track(group_->allgather(outputs, inputs), op_name(OpType::kAllGather),
@@ -318,13 +328,32 @@ class GlooComm final : public Comm {
   }
 
   // Gloo's alltoall (gloo/alltoall.cc) posts its send to rank + i before its receive from
-  // rank - i. On Gloo's TCP pair a receive's ready notice queues behind the data the pair is
-  // already writing, so where a rank's send starts first, its peer's data waits for all of it:
-  // the two directions of a pair run one after the other, up to twice the time
-  // (validation/README.md). Here every receive is posted, and its notice written, before any
-  // send, so both directions of every pair move at once. The blocks go over c10d's
-  // point-to-point calls, on tags of their own (kExchangeTag on, one per exchange, the same
-  // on every rank since every rank runs the group's collectives in the same order).
+  // rank - i, and so does its ring all-gather on a pair. On Gloo's TCP pair a receive's ready
+  // notice queues behind the data the pair is already writing, so where a rank's send starts
+  // first, its peer's data waits for all of it: the two directions of a pair run one after
+  // the other, up to twice the time (validation/README.md). An exchange posts every receive,
+  // and so writes its notice, before any send: both directions of every pair move at once.
+  // `incoming(j)` is where rank j's block lands, `outgoing(j)` what goes to rank j; empty
+  // blocks are skipped. The blocks go over c10d's point-to-point calls, on a tag of their own
+  // from kExchangeTag on, the same on every rank since every rank runs the group's
+  // collectives in the same order.
+  std::vector<c10::intrusive_ptr<c10d::Work>> exchange(const std::function<at::Tensor(int)>& incoming,
+                                                       const std::function<at::Tensor(int)>& outgoing) {
+    const int tag = kExchangeTag + int(exchanges_++ % kExchangeTags);
+    std::vector<c10::intrusive_ptr<c10d::Work>> works;
+    for (int i = 1; i < size_; ++i) {
+      const int from = (rank_ + size_ - i) % size_;
+      std::vector<at::Tensor> tensors{incoming(from)};
+      if (tensors[0].numel() > 0) works.push_back(group_->recv(tensors, from, tag));
+    }
+    for (int i = 1; i < size_; ++i) {
+      const int to = (rank_ + i) % size_;
+      std::vector<at::Tensor> tensors{outgoing(to)};
+      if (tensors[0].numel() > 0) works.push_back(group_->send(tensors, to, tag));
+    }
+    return works;
+  }
+
   WorkPtr all_to_all(at::Tensor& output, const at::Tensor& input, std::vector<int64_t> output_splits,
                      std::vector<int64_t> input_splits) {
     const std::vector<int64_t> in = block_elements(output, output_splits, "output");
@@ -337,26 +366,14 @@ class GlooComm final : public Comm {
     Landing landing = landing_for(output);
     const at::Tensor source = input.contiguous().view(-1);
     at::Tensor target = landing.buffer.view(-1);
-    auto block = [&](const at::Tensor& flat, const std::vector<int64_t>& elements, int j) {
+    auto block = [](const at::Tensor& flat, const std::vector<int64_t>& elements, int j) {
       int64_t offset = 0;
       for (int k = 0; k < j; ++k) offset += elements[size_t(k)];
       return flat.narrow(0, offset, elements[size_t(j)]);
     };
     block(target, in, rank_).copy_(block(source, out, rank_));
-    const int tag = kExchangeTag + int(exchanges_++ % kExchangeTags);
-    std::vector<c10::intrusive_ptr<c10d::Work>> works;
-    for (int i = 1; i < size_; ++i) {
-      const int from = (rank_ + size_ - i) % size_;
-      if (in[size_t(from)] == 0) continue;
-      std::vector<at::Tensor> tensors{block(target, in, from)};
-      works.push_back(group_->recv(tensors, from, tag));
-    }
-    for (int i = 1; i < size_; ++i) {
-      const int to = (rank_ + i) % size_;
-      if (out[size_t(to)] == 0) continue;
-      std::vector<at::Tensor> tensors{block(source, out, to)};
-      works.push_back(group_->send(tensors, to, tag));
-    }
+    auto works = exchange([&](int j) { return block(target, in, j); },
+                          [&](int j) { return block(source, out, j); });
     return track(std::move(works), op_name(OpType::kAllToAll), {source, landing.buffer},
                  landing.copy_back);
   }
@@ -365,7 +382,7 @@ class GlooComm final : public Comm {
     if (tag < 0 || tag >= kExchangeTag) {
       throw std::invalid_argument(std::string("gloo ") + op_name(op) + ": tag " +
                                   std::to_string(tag) + " is outside 0.." + std::to_string(kExchangeTag - 1) +
-                                  " (larger tags carry GlooComm's all-to-all)");
+                                  " (larger tags carry GlooComm's exchanges)");
     }
   }
 

@@ -76,6 +76,19 @@ TEST(GlooComm, AllGatherAndReduceScatterUseBlocksAlongDimZero) {
   });
 }
 
+TEST(GlooComm, AllGatherOnTwoRanksExchangesTheBlocks) {
+  // Two ranks take GlooComm's exchange instead of Gloo's ring; the result is the same.
+  run_world(2, [](Comm& comm) {
+    const double r = comm.rank();
+    at::Tensor mine = at::arange(6, at::kFloat).view({3, 2}) + 10 * r;
+    at::Tensor all = at::zeros({2, 6}, at::kFloat).t();  // [6, 2], not contiguous
+    comm.all_gather(all, mine);
+    for (int j = 0; j < 2; ++j) {
+      EXPECT_TRUE(at::equal(all.narrow(0, 3 * j, 3), at::arange(6, at::kFloat).view({3, 2}) + 10 * j));
+    }
+  });
+}
+
 TEST(GlooComm, RootedOperations) {
   run_world(4, [](Comm& comm) {
     const int n = comm.size();

@@ -151,6 +151,14 @@ GlooAllGather::BuildProgram(uint32_t index, CollectiveProgram& program) const
     Step start = program.Local(Region{CollectiveProgram::OUTPUT, index * block, block},
                                Region{CollectiveProgram::INPUT, 0, block},
                                CollectiveProgram::COPY);
+    if (n == 2)
+    {
+        // GlooComm exchanges a pair's blocks, the receive posted first.
+        const uint32_t peer = 1 - index;
+        program.Recv(peer, Region{CollectiveProgram::OUTPUT, peer * block, block}, CollectiveProgram::COPY);
+        program.Send(peer, Region{CollectiveProgram::INPUT, 0, block});
+        return;
+    }
     std::vector<Step> sends;
     std::vector<Step> receives;
     for (uint32_t i = 0; i + 2 < 2 * n; ++i)

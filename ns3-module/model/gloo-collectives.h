@@ -33,7 +33,7 @@ class GlooAllReduce : public ScheduledCollective
 
 /**
  * \ingroup uniference
- * \brief All-gather as Gloo runs it (gloo/allgather.cc): a ring towards the next participant that forwards every block in two halves, with at most two sends and two receives in flight.
+ * \brief All-gather as the project's Gloo deployment runs it: Gloo's ring (gloo/allgather.cc) towards the next participant that forwards every block in two halves, with at most two sends and two receives in flight; on two participants GlooComm's exchange instead, each receive posted before the send (as GlooAllToAll).
  */
 class GlooAllGather : public ScheduledCollective
 {
