@@ -404,7 +404,7 @@ class GlooComm final : public Comm {
   int rank_;
   int size_;
   int splits_ = 0;
-  uint64_t exchanges_ = 0;  // all-to-alls so far, for their tags
+  uint64_t exchanges_ = 0;  // exchanges so far, for their tags
   static constexpr int kExchangeTag = 1 << 30;
   static constexpr int kExchangeTags = 1 << 30;
 };
