@@ -164,10 +164,9 @@ class GlooComm final : public Comm {
     if (size_ == 2) {
       // Gloo's ring on a pair is an exchange that races (see exchange); this one does not.
       const at::Tensor mine = input.contiguous().view(-1);
-      at::Tensor target = landing.buffer.view(-1);
-      auto block = [&](int j) { return target.narrow(0, j * mine.numel(), mine.numel()); };
-      block(rank_).copy_(mine);
-      auto works = exchange(block, [&](int) { return mine; });
+      const std::vector<at::Tensor> slots = blocks(landing.buffer.view(-1), size_);
+      slots[size_t(rank_)].copy_(mine);
+      auto works = exchange([&](int j) { return slots[size_t(j)]; }, [&](int) { return mine; });
       return track(std::move(works), op_name(OpType::kAllGather), {mine, landing.buffer},
                    landing.copy_back);
     }
@@ -365,15 +364,11 @@ class GlooComm final : public Comm {
     }
     Landing landing = landing_for(output);
     const at::Tensor source = input.contiguous().view(-1);
-    at::Tensor target = landing.buffer.view(-1);
-    auto block = [](const at::Tensor& flat, const std::vector<int64_t>& elements, int j) {
-      int64_t offset = 0;
-      for (int k = 0; k < j; ++k) offset += elements[size_t(k)];
-      return flat.narrow(0, offset, elements[size_t(j)]);
-    };
-    block(target, in, rank_).copy_(block(source, out, rank_));
-    auto works = exchange([&](int j) { return block(target, in, j); },
-                          [&](int j) { return block(source, out, j); });
+    const std::vector<at::Tensor> incoming = landing.buffer.view(-1).split_with_sizes(in);
+    const std::vector<at::Tensor> outgoing = source.split_with_sizes(out);
+    incoming[size_t(rank_)].copy_(outgoing[size_t(rank_)]);
+    auto works = exchange([&](int j) { return incoming[size_t(j)]; },
+                          [&](int j) { return outgoing[size_t(j)]; });
     return track(std::move(works), op_name(OpType::kAllToAll), {source, landing.buffer},
                  landing.copy_back);
   }

@@ -12,6 +12,8 @@
 
 #include "ns3/uinteger.h"
 
+#include <functional>
+
 namespace ns3
 {
 
@@ -46,6 +48,42 @@ WindowOfTwo(const std::vector<Step>& sends, const std::vector<Step>& receives, u
         return {start};
     }
     return {sends[i - 2], receives[i - 2], start};
+}
+
+/**
+ * GlooComm's exchange: a receive from every other participant, from index - 1 first, then a
+ * send to every other participant, to index + 1 first. Steps start in the order they are
+ * written, so every receive's ready notice leaves ahead of the data. Empty regions are
+ * neither sent nor received.
+ * \param program the program
+ * \param index the participant
+ * \param n the group size
+ * \param incoming where participant j's message lands
+ * \param outgoing what goes to participant j
+ */
+void
+AddExchange(CollectiveProgram& program,
+            uint32_t index,
+            uint32_t n,
+            const std::function<Region(uint32_t)>& incoming,
+            const std::function<Region(uint32_t)>& outgoing)
+{
+    for (uint32_t k = 1; k < n; ++k)
+    {
+        const uint32_t from = (index + n - k) % n;
+        if (Region in = incoming(from); in.count > 0)
+        {
+            program.Recv(from, in, CollectiveProgram::COPY);
+        }
+    }
+    for (uint32_t k = 1; k < n; ++k)
+    {
+        const uint32_t to = (index + k) % n;
+        if (Region out = outgoing(to); out.count > 0)
+        {
+            program.Send(to, out);
+        }
+    }
 }
 } // namespace
 
@@ -153,10 +191,13 @@ GlooAllGather::BuildProgram(uint32_t index, CollectiveProgram& program) const
                                CollectiveProgram::COPY);
     if (n == 2)
     {
-        // GlooComm exchanges a pair's blocks, the receive posted first.
-        const uint32_t peer = 1 - index;
-        program.Recv(peer, Region{CollectiveProgram::OUTPUT, peer * block, block}, CollectiveProgram::COPY);
-        program.Send(peer, Region{CollectiveProgram::INPUT, 0, block});
+        // GlooComm exchanges a pair's blocks instead of running Gloo's ring.
+        AddExchange(
+            program,
+            index,
+            n,
+            [&](uint32_t j) { return Region{CollectiveProgram::OUTPUT, j * block, block}; },
+            [&](uint32_t) { return Region{CollectiveProgram::INPUT, 0, block}; });
         return;
     }
     std::vector<Step> sends;
@@ -226,23 +267,12 @@ GlooAllToAll::BuildProgram(uint32_t index, CollectiveProgram& program) const
     std::vector<Region> out = Blocks(CollectiveProgram::INPUT, GetSendCounts(index));
     std::vector<Region> in = Blocks(CollectiveProgram::OUTPUT, GetRecvCounts(index));
     program.Local(in[index], out[index], CollectiveProgram::COPY);
-    // Steps start in the order they are written: every receive's notice goes out first.
-    for (uint32_t k = 1; k < n; ++k)
-    {
-        const uint32_t from = (index + n - k) % n;
-        if (in[from].count > 0)
-        {
-            program.Recv(from, in[from], CollectiveProgram::COPY);
-        }
-    }
-    for (uint32_t k = 1; k < n; ++k)
-    {
-        const uint32_t to = (index + k) % n;
-        if (out[to].count > 0)
-        {
-            program.Send(to, out[to]);
-        }
-    }
+    AddExchange(
+        program,
+        index,
+        n,
+        [&](uint32_t j) { return in[j]; },
+        [&](uint32_t j) { return out[j]; });
 }
 
 } // namespace ns3
