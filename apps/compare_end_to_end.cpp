@@ -127,21 +127,30 @@ std::vector<ComparedCase> compare_end_to_end(
     const std::vector<EndToEndMeasurement>& measured,
     const std::function<RunRecord(const std::string& scenario, const std::vector<std::string>& overrides)>&
         simulate,
-    const std::function<void(const std::string&)>& progress) {
-  std::map<std::pair<std::string, std::vector<std::string>>, RunRecord> runs;
+    const std::function<void(const std::string&)>& progress, int repeats) {
+  if (repeats < 1) throw std::invalid_argument("--repeats must be at least 1, not " + std::to_string(repeats));
+  std::map<std::pair<std::string, std::vector<std::string>>, std::vector<RunRecord>> runs;
   std::vector<ComparedCase> cases;
   for (const EndToEndMeasurement& m : measured) {
     const auto key = std::make_pair(m.scenario, m.overrides);
     auto run = runs.find(key);
     if (run == runs.end()) {
-      if (progress) progress(m.scenario + (m.overrides.empty() ? "" : " " + joined(m.overrides)));
-      run = runs.emplace(key, simulate(m.scenario, m.overrides)).first;
+      run = runs.emplace(key, std::vector<RunRecord>{}).first;
+      const std::string what = m.scenario + (m.overrides.empty() ? "" : " " + joined(m.overrides));
+      for (int r = 0; r < repeats; ++r) {
+        if (progress) progress(what + (repeats > 1 ? " (" + std::to_string(r + 1) + "/" + std::to_string(repeats) + ")" : ""));
+        run->second.push_back(simulate(m.scenario, m.overrides));
+      }
     }
+    std::vector<double> figures;
+    for (const RunRecord& record : run->second) figures.push_back(end_to_end_figure(record, m));
+    std::sort(figures.begin(), figures.end());
+    const size_t middle = figures.size() / 2;
     ComparedCase c;
     c.measured.op = m.metric + (m.request ? " #" + std::to_string(*m.request) : "");
-    c.measured.ranks = int(run->second.ranks.size());
+    c.measured.ranks = int(run->second.front().ranks.size());
     c.measured.seconds = m.seconds;
-    c.predicted_seconds = end_to_end_figure(run->second, m);
+    c.predicted_seconds = figures.size() % 2 ? figures[middle] : (figures[middle - 1] + figures[middle]) / 2;
     c.algorithm = std::filesystem::path(m.scenario).filename().string() +
                   (m.overrides.empty() ? "" : " " + joined(m.overrides));
     cases.push_back(c);

@@ -41,12 +41,15 @@ std::vector<EndToEndMeasurement> read_end_to_end(const std::string& path);
 // when the run has no such figure (a request it did not serve, tpot of one token).
 double end_to_end_figure(const RunRecord& record, const EndToEndMeasurement& m);
 
-// Simulates each distinct (scenario, overrides) once, through `simulate`, and pairs every
-// measurement with its figure. Cases carry the scenario's name and overrides as their op.
+// Simulates each distinct (scenario, overrides) `repeats` times, through `simulate`, and pairs
+// every measurement with the median of its figure over those runs (the mean of the middle two
+// for an even count), as validation/testbed/run-e2e.sh takes the median of its deployments: a
+// scenario whose compute is `measured` simulates differently every time. Cases carry the
+// scenario's name and overrides as their op. Throws std::invalid_argument for repeats < 1.
 std::vector<ComparedCase> compare_end_to_end(
     const std::vector<EndToEndMeasurement>& measured,
     const std::function<RunRecord(const std::string& scenario, const std::vector<std::string>& overrides)>&
         simulate,
-    const std::function<void(const std::string&)>& progress = {});
+    const std::function<void(const std::string&)>& progress = {}, int repeats = 1);
 
 }  // namespace uniference

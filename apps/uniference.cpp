@@ -21,6 +21,7 @@
 #include "compute/model_config.h"
 #include "compute/replay_profile.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <iostream>
@@ -44,7 +45,7 @@ const char* kUsage = R"(usage: uniference run SCENARIO.json [--out DIR] [--set P
        uniference compare MEASURED.csv --scenario SCENARIO.json [--preset NAME] [--algorithm NAME]
                           [--large-bytes B] [--warmup N] [--iters N] [--report DIR]
                           [--set POINTER=VALUE]...
-       uniference compare RUNS.csv [--report DIR] [--set POINTER=VALUE]...
+       uniference compare RUNS.csv [--repeats K] [--report DIR] [--set POINTER=VALUE]...
        uniference compare MEASURED.csv --against OTHER.csv [--large-bytes B] [--report DIR]
        uniference profile-network [--backend gloo|nccl] [--netns NS1,NS2 --master-addr HOST]
                                   [--min-bytes B] [--max-bytes B] [--iters N] [--out FILE.json]
@@ -107,8 +108,10 @@ commands:
                       scenario, metric, seconds, and optionally set and request) names a
                       scenario file (relative to the CSV), its overrides (set, separated by
                       ';') and a figure: ttft, tpot or total of the run, or ttft, tpot or e2e
-                      of one request; each scenario and overrides is simulated once; prints
-                      per-case error, MAPE and R², --report DIR as above with error by case
+                      of one request; each scenario and overrides is simulated --repeats
+                      times (default 1) and every figure is the median of those runs (for
+                      measured compute, which differs run to run); prints per-case error,
+                      MAPE and R², --report DIR as above with error by case
   profile-network     a ping-pong between 2 real ranks (on this host, or in --netns NS1,NS2
                       of an emulated testbed) over the backend (default gloo), sizes
                       --min-bytes (default 8) to --max-bytes (default 16M) by 4, the median
@@ -317,10 +320,10 @@ int colltest_command(const std::vector<std::string>& args, const char* argv0) {
   });
 }
 
-// compare, for a CSV of whole runs: every distinct scenario and overrides simulated once, with
-// the command line's --set after the row's own.
+// compare, for a CSV of whole runs: every distinct scenario and overrides simulated `repeats`
+// times, with the command line's --set after the row's own.
 int compare_end_to_end_command(const std::string& measured_path, const std::vector<std::string>& overrides,
-                               const std::string& report) {
+                               int repeats, const std::string& report) {
   return reporting_errors([&] {
     std::vector<uniference::EndToEndMeasurement> measured;
     std::vector<uniference::ComparedCase> cases;
@@ -330,9 +333,10 @@ int compare_end_to_end_command(const std::string& measured_path, const std::vect
         row_overrides.insert(row_overrides.end(), overrides.begin(), overrides.end());
         return uniference::run_scenario(uniference::load_scenario(scenario, row_overrides), false).record;
       };
-      cases = uniference::compare_end_to_end(measured, simulate, [](const std::string& what) {
-        std::cerr << "uniference compare: simulating " << what << "\n";
-      });
+      cases = uniference::compare_end_to_end(
+          measured, simulate,
+          [](const std::string& what) { std::cerr << "uniference compare: simulating " << what << "\n"; },
+          repeats);
     } catch (const std::invalid_argument& e) {
       std::cerr << "uniference: compare: " << e.what() << "\n";
       return kExitUsage;
@@ -375,10 +379,15 @@ int compare_command(const std::vector<std::string>& args) {
   options.iters = 2;
   std::string measured_path, scenario_path, against_path, report;
   uint64_t large_bytes = 1 << 20;
+  int repeats = 0;  // 0: not given
   std::vector<std::string> overrides;
   try {
     uniference::for_each_argument(args, 1, [&](const std::string& a, const auto& value) {
       if (a == "--scenario") scenario_path = value();
+      else if (a == "--repeats") {
+        repeats = std::stoi(value());
+        if (repeats < 1) throw std::invalid_argument("--repeats needs K >= 1");
+      }
       else if (a == "--against") against_path = value();
       else if (a == "--preset") options.preset = value();
       else if (a == "--algorithm") options.algorithm = value();
@@ -392,6 +401,9 @@ int compare_command(const std::vector<std::string>& args) {
       else throw std::invalid_argument("more than one measurement file given");
     });
     if (measured_path.empty()) throw std::invalid_argument("compare needs a CSV of measurements");
+    if (repeats != 0 && (!against_path.empty() || !uniference::is_end_to_end_csv(measured_path))) {
+      throw std::invalid_argument("--repeats is for a CSV of whole runs (collectives take --iters)");
+    }
     if (!against_path.empty()) {
       if (!scenario_path.empty()) {
         throw std::invalid_argument("--against compares two measurements; --scenario simulates one");
@@ -408,7 +420,9 @@ int compare_command(const std::vector<std::string>& args) {
     return usage_error(std::string("compare: ") + e.what());
   }
   if (!against_path.empty()) return compare_measured_command(measured_path, against_path, large_bytes, report);
-  if (scenario_path.empty()) return compare_end_to_end_command(measured_path, overrides, report);
+  if (scenario_path.empty()) {
+    return compare_end_to_end_command(measured_path, overrides, std::max(repeats, 1), report);
+  }
   return reporting_errors([&] {
     std::vector<uniference::Measurement> measured;
     try {

@@ -116,5 +116,34 @@ TEST(CompareEndToEnd, TheSimulatorsOwnRunAgainstItself) {
   EXPECT_GT(std::filesystem::file_size(dir / "report/error-by-case.png"), 0u);
 }
 
+// With --repeats, each case is simulated that many times and every figure is the median of
+// its runs: hand-made runs of total 300, 100, 200 (and 400) ns give 200 (and 250) ns.
+TEST(CompareEndToEnd, RepeatsTakeTheMedianOfTheRuns) {
+  EndToEndMeasurement m;
+  m.scenario = "s.json";
+  m.metric = "total";
+  m.seconds = 200e-9;
+  for (const auto& [repeats, expected] : {std::pair<int, double>{3, 200e-9}, {4, 250e-9}}) {
+    const std::vector<int64_t> totals = {300, 100, 200, 400};
+    int runs = 0;
+    const std::vector<ComparedCase> cases = compare_end_to_end(
+        {m, m},
+        [&](const std::string&, const std::vector<std::string>&) {
+          RunRecord record;
+          record.total_ns = totals.at(size_t(runs++));
+          record.ranks.resize(2);
+          return record;
+        },
+        {}, repeats);
+    EXPECT_EQ(runs, repeats) << "the same case twice is simulated once, repeats times";
+    ASSERT_EQ(cases.size(), 2u);
+    EXPECT_DOUBLE_EQ(cases[0].predicted_seconds, expected);
+    EXPECT_DOUBLE_EQ(cases[1].predicted_seconds, expected);
+    EXPECT_EQ(cases[0].measured.ranks, 2);
+  }
+  EXPECT_THROW(compare_end_to_end({m}, [](const std::string&, const std::vector<std::string>&) { return RunRecord{}; }, {}, 0),
+               std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace uniference

@@ -29,7 +29,7 @@
 # rank's NIC) and egress of ufb<i> (hub -> rank, the switch port).  This is a
 # full-duplex star with RATE per direction per link, like the simulator's star.
 #
-# Needs root, iproute2 (ip, tc), ethtool.  Addresses are in 198.18.0.0/15
+# Needs root, iproute2 (ip, tc), ethtool, ping (iputils-ping).  Addresses are in 198.18.0.0/15
 # (RFC 2544 benchmarking range) and never leave the namespaces.
 set -euo pipefail
 
@@ -41,6 +41,16 @@ SUBNET=198.18.0
 RANK_IF=veth0
 
 die() { echo "testbed.sh: $*" >&2; exit 1; }
+
+# The tools `up` runs, named with their Debian packages, so a missing one is said as such
+# rather than surfacing later as an unreachable rank or offloads left on.
+need_tools() {
+    local tool missing=()
+    for tool in ip:iproute2 tc:iproute2 ethtool:ethtool ping:iputils-ping; do
+        command -v "${tool%%:*}" >/dev/null || missing+=("${tool%%:*} (apt-get install ${tool#*:})")
+    done
+    (( ${#missing[@]} == 0 )) || die "missing tools: ${missing[*]}"
+}
 
 # rate string (tc syntax, *bit units only) -> bits per second (integer)
 rate_bps() {
@@ -108,6 +118,7 @@ cmd_up() {
     local n=${1:-} rate=${2:-}
     [[ $n =~ ^[0-9]+$ ]] && (( n >= 1 && n <= 250 )) || die "usage: up N RATE (1 <= N <= 250)"
     [[ -n $rate ]] || die "usage: up N RATE"
+    need_tools
     [[ -z ${RANK_LIMIT:-} || ${RANK_LIMIT} =~ ^[0-9]+$ ]] || die "RANK_LIMIT: bytes, not '$RANK_LIMIT'"
     local bps=0
     [[ ${rate,,} == none ]] || bps=$(rate_bps "$rate")
