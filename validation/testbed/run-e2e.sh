@@ -11,10 +11,15 @@
 #   e2e-<RATE>.csv      scenario,set,metric,seconds: ttft, tpot and total of every case, the
 #                       median of the repeats; the scenario path is relative to the CSV
 #   e2e-<RATE>.log      the runs' console output
+#   sched-delays-<RATE>.txt  with SCHED=1: one more deployment of every case, after its timed
+#                       ones, under `perf sched record`, and how long the ranks' threads waited
+#                       for a CPU after each wake-up (sched_delays.py); the main threads' mean
+#                       over all cases is the hosts' wake-up latency under this workload
 #
 # Environment: UNIFERENCE (default: build/apps/uniference), N (2), REPEATS (3), CASES, SET
 # (overrides for every case, ';'-separated), RESULTS, OMP_NUM_THREADS (1; compare with the
-# same). Needs python3 to read results.json.
+# same), SCHED (1: record the scheduling delays; needs perf, from linux-perf). Needs python3 to
+# read results.json.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -43,7 +48,7 @@ PY
 
 # Inside `testbed.sh run`: the star is up.
 inner() {
-    local rate=$1 csv=$RESULTS/e2e-$1.csv scenario=../scenarios/testbed-$1.json work case
+    local rate=$1 csv=$RESULTS/e2e-$1.csv scenario=../scenarios/testbed-$1.json work case recordings=()
     work=$(mktemp -d)
     echo "scenario,set,metric,seconds" > "$csv.tmp"
     for case in $CASES; do
@@ -60,14 +65,26 @@ inner() {
         for metric in ttft tpot total; do
             echo "$scenario,$sets,$metric,$(median_seconds "${metric}_ns" "${dirs[@]}")" >> "$csv.tmp"
         done
+        if [[ ${SCHED:-} == 1 ]]; then
+            echo "-- $strategy ($sets), under perf sched record"
+            perf sched record -q -o "$work/$strategy.sched" -- \
+                "$UNIFERENCE" launch --netns "$(namespaces "$N")" --master-addr "$MASTER" \
+                "$ROOT/validation/scenarios/testbed-$rate.json" "${args[@]}" --out "$work/$strategy-sched" --quiet
+            recordings+=("$work/$strategy.sched")
+        fi
     done
     mv "$csv.tmp" "$csv"
+    if (( ${#recordings[@]} )); then
+        (cd "$work" && python3 "$HERE/sched_delays.py" "${recordings[@]##*/}") > "$RESULTS/sched-delays-$rate.txt"
+        cat "$RESULTS/sched-delays-$rate.txt"
+    fi
     rm -rf "$work"
 }
 
 if [[ ${1:-} == --inner ]]; then inner "$2"; exit; fi
 
 [[ -x $UNIFERENCE ]] || { echo "run-e2e.sh: no $UNIFERENCE (build first, or set UNIFERENCE)" >&2; exit 1; }
+[[ ${SCHED:-} != 1 ]] || command -v perf >/dev/null || { echo "run-e2e.sh: SCHED=1 needs perf (apt-get install linux-perf)" >&2; exit 1; }
 mkdir -p "$RESULTS"
 rates=("$@"); (( ${#rates[@]} )) || rates=(100mbit)
 for rate in "${rates[@]}"; do
