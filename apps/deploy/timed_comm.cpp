@@ -26,7 +26,10 @@ class TimedWork final : public Work {
   void wait() override {
     if (waited_) return;
     const bool overlapped = timeline_.events() != events_at_issue_;
-    const int64_t start = timeline_.call_begins();
+    // Waited at once: the rank has been in this call since it issued it, as the simulator
+    // counts a blocking call, so the library's own work in issuing it (ProcessGroupGloo's
+    // enqueue, and its worker, woken, taking this CPU) is communication, not compute.
+    const int64_t start = overlapped ? timeline_.call_begins() : issued_ns_;
     inner_->wait();
     const int64_t end = timeline_.now_ns();
     timeline_.waited(op_name(op_), start, end, bytes_, peer_);
