@@ -128,7 +128,10 @@ std::vector<ComparedCase> compare_end_to_end(
     const std::function<RunRecord(const std::string& scenario, const std::vector<std::string>& overrides)>&
         simulate,
     const std::function<void(const std::string&)>& progress, int repeats) {
-  if (repeats < 1) throw std::invalid_argument("--repeats must be at least 1, not " + std::to_string(repeats));
+  if (repeats < 1) {
+    throw std::invalid_argument("compare_end_to_end: repeats must be at least 1, not " +
+                                std::to_string(repeats));
+  }
   std::map<std::pair<std::string, std::vector<std::string>>, std::vector<RunRecord>> runs;
   std::vector<ComparedCase> cases;
   for (const EndToEndMeasurement& m : measured) {
@@ -138,7 +141,8 @@ std::vector<ComparedCase> compare_end_to_end(
       run = runs.emplace(key, std::vector<RunRecord>{}).first;
       const std::string what = m.scenario + (m.overrides.empty() ? "" : " " + joined(m.overrides));
       for (int r = 0; r < repeats; ++r) {
-        if (progress) progress(what + (repeats > 1 ? " (" + std::to_string(r + 1) + "/" + std::to_string(repeats) + ")" : ""));
+        const std::string of = " (" + std::to_string(r + 1) + "/" + std::to_string(repeats) + ")";
+        if (progress) progress(what + (repeats > 1 ? of : ""));
         run->second.push_back(simulate(m.scenario, m.overrides));
       }
     }
@@ -150,7 +154,8 @@ std::vector<ComparedCase> compare_end_to_end(
     c.measured.op = m.metric + (m.request ? " #" + std::to_string(*m.request) : "");
     c.measured.ranks = int(run->second.front().ranks.size());
     c.measured.seconds = m.seconds;
-    c.predicted_seconds = figures.size() % 2 ? figures[middle] : (figures[middle - 1] + figures[middle]) / 2;
+    c.predicted_seconds =
+        figures.size() % 2 ? figures[middle] : (figures[middle - 1] + figures[middle]) / 2;
     c.algorithm = std::filesystem::path(m.scenario).filename().string() +
                   (m.overrides.empty() ? "" : " " + joined(m.overrides));
     cases.push_back(c);
