@@ -33,11 +33,16 @@ using MonotonicClock = std::function<int64_t()>;
 // std::chrono::steady_clock, in nanoseconds.
 int64_t steady_clock_ns();
 
+// Time between two communication calls shorter than this is bookkeeping, not compute: the
+// measured meter charges it 0, and a deployment counts a call waited on within it as waited
+// on at once (apps/deploy/timed_comm.cpp).
+constexpr int64_t kBookkeepingNs = 1000;
+
 // Wall time of the segment (read from `clock`) x slowdown. Segments shorter than
 // threshold_ns are charged 0: they are bookkeeping between two communication calls, not
 // compute, and timer noise would otherwise add up over thousands of them. Tests inject a
 // clock of their own so the charging arithmetic is checked without timing anything.
-std::unique_ptr<ComputeMeter> make_measured_meter(double slowdown, int64_t threshold_ns = 1000,
+std::unique_ptr<ComputeMeter> make_measured_meter(double slowdown, int64_t threshold_ns = kBookkeepingNs,
                                                   MonotonicClock clock = steady_clock_ns);
 
 // Deterministic: the sum, over the ATen operators the segment executes on this thread, of

@@ -1,5 +1,7 @@
 #include "apps/deploy/timed_comm.h"
 
+#include "compute/compute_meter.h"
+
 #include <numeric>
 
 namespace uniference {
@@ -21,15 +23,18 @@ class TimedWork final : public Work {
         issued_ns_(issued_ns),
         bytes_(bytes),
         peer_(peer),
-        events_at_issue_(timeline.events()) {}
+        events_at_issue_(timeline.events()),
+        issue_returned_ns_(timeline.now_ns()) {}
 
   void wait() override {
     if (waited_) return;
     const bool overlapped = timeline_.events() != events_at_issue_;
-    // Waited at once: the rank has been in this call since it issued it, as the simulator
-    // counts a blocking call, so the library's own work in issuing it (ProcessGroupGloo's
-    // enqueue, and its worker, woken, taking this CPU) is communication, not compute.
-    const int64_t start = overlapped ? timeline_.call_begins() : issued_ns_;
+    // Waited on at once (no other call, no label, nothing but bookkeeping since the issue
+    // returned): the rank has been in this call since it issued it, as the simulator counts a
+    // blocking call, so the library's work in issuing it (ProcessGroupGloo's enqueue, and its
+    // worker, woken, taking this CPU) is communication, not compute.
+    const bool at_once = !overlapped && timeline_.now_ns() - issue_returned_ns_ < kBookkeepingNs;
+    const int64_t start = at_once ? issued_ns_ : timeline_.call_begins();
     inner_->wait();
     const int64_t end = timeline_.now_ns();
     timeline_.waited(op_name(op_), start, end, bytes_, peer_);
@@ -49,6 +54,7 @@ class TimedWork final : public Work {
   uint64_t bytes_;
   int peer_;
   uint64_t events_at_issue_;
+  int64_t issue_returned_ns_;
   bool waited_ = false;
 };
 
