@@ -107,6 +107,7 @@ CheckedCompute check_compute(const Scenario& scenario) {
   }
   checked.device = resolve_device(scenario, scenario.devices, "/devices");
   checked.wake_latency_ns = scenario.devices.wake_latency_ns;
+  checked.wake_latency_samples_ns = scenario.devices.wake_latency_samples_ns;
   checked.seed = scenario.seed;
   checked.strategy =
       &registered(strategies(), scenario.parallel.strategy, source, "/parallel/strategy");

@@ -21,7 +21,8 @@ struct CheckedCompute {
   ParallelDegrees degrees;
   const DispatchScheme* dispatch = nullptr;  // strategy ep's
   int ranks = 0;
-  int64_t wake_latency_ns = 0;  // /devices/wake_latency
+  int64_t wake_latency_ns = 0;  // /devices/wake_latency: a mean,
+  std::vector<int64_t> wake_latency_samples_ns;  // or measured samples
   uint64_t seed = 1;            // /seed, of the kernel's per-rank streams
   // Serving only: the scheduler (its cache size filled in) and each rank's KV cache.
   SchedulerConfig scheduler;

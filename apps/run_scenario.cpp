@@ -58,6 +58,7 @@ KernelConfig kernel_config(const CheckedCompute& checked) {
   KernelConfig kernel;
   kernel.seed = checked.seed;
   kernel.wake_mean_ns = checked.wake_latency_ns;
+  kernel.wake_samples_ns = checked.wake_latency_samples_ns;
   return kernel;
 }
 

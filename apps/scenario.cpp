@@ -2,6 +2,7 @@
 
 #include "apps/alpha_beta_fit.h"
 #include "apps/json_checker.h"
+#include "apps/wake_latency_file.h"
 #include "bridge/link_presets.h"
 #include "bridge/network_presets.h"
 
@@ -376,8 +377,20 @@ DeviceSpec read_devices(const Checker& check, const json& value, const std::stri
     devices.dtype = check.choice(*v, child(pointer, "dtype"), compute_dtypes());
   }
   if (const json* v = Checker::find(value, "wake_latency")) {
-    std::string text;
-    devices.wake_latency_ns = read_duration(check, *v, child(pointer, "wake_latency"), &text, true);
+    const std::string at = child(pointer, "wake_latency");
+    if (v->is_string() && std::filesystem::path(v->get<std::string>()).extension() == ".json") {
+      // Measured latencies, a file of the user's relative to the scenario's folder.
+      const std::filesystem::path file(v->get<std::string>());
+      const std::filesystem::path path = file.is_absolute() ? file : std::filesystem::path(source).parent_path() / file;
+      try {
+        devices.wake_latency_samples_ns = load_wake_latencies(path.string());
+      } catch (const std::invalid_argument& e) {
+        check.fail(at, e.what());
+      }
+    } else {
+      std::string text;
+      devices.wake_latency_ns = read_duration(check, *v, at, &text, true);
+    }
   }
   if (const json* v = Checker::find(value, "ranks")) {
     const std::string at = child(pointer, "ranks");

@@ -92,6 +92,7 @@ struct RankDevice {
 struct DeviceSpec : RankDevice {
   std::string dtype = "fp32";    // the dtype compute is charged in (fp32, bf16, fp16)
   int64_t wake_latency_ns = 0;   // mean host wake-up latency after a blocking wait (KernelConfig)
+  std::vector<int64_t> wake_latency_samples_ns;  // or measured ones, from a file (KernelConfig)
   std::vector<RankDevice> ranks;  // per rank, when given (heterogeneous devices)
 };
 

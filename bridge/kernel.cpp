@@ -14,6 +14,7 @@
 #include <boost/fiber/operations.hpp>
 #include <boost/fiber/protected_fixedsize_stack.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <sstream>
@@ -320,10 +321,13 @@ void Kernel::wake(int rank) {
 }
 
 int64_t Kernel::wake_latency(LogicalProcess& lp) const {
-  if (config_.wake_mean_ns <= 0) return 0;
-  // Inverse CDF of the exponential on 53 uniform bits: the same draws on every platform,
-  // which std::exponential_distribution does not promise.
+  const std::vector<int64_t>& samples = config_.wake_samples_ns;
+  if (samples.empty() && config_.wake_mean_ns <= 0) return 0;
+  // 53 uniform bits: the same draws on every platform, which std's distributions do not
+  // promise.
   const double u = double(lp.wake_random() >> 11) * 0x1.0p-53;
+  if (!samples.empty()) return samples[std::min(samples.size() - 1, size_t(u * double(samples.size())))];
+  // Inverse CDF of the exponential.
   return int64_t(std::llround(-double(config_.wake_mean_ns) * std::log1p(-u)));
 }
 

@@ -62,6 +62,11 @@ struct KernelConfig {
   // exponentially distributed delay from the LP's own stream, so two ranks never tie by
   // construction, as real hosts never do; 0 (the default) resumes at once.
   int64_t wake_mean_ns = 0;
+  // Measured wake-up latencies, in ns: when not empty, each wait draws one of them (each
+  // equally likely, from the same stream) instead of the exponential. A host's delays are
+  // heavy-tailed (mostly microseconds, now and then milliseconds), and which of two ranks
+  // resumes last depends on the tail, not only on the mean.
+  std::vector<int64_t> wake_samples_ns;
 };
 
 // How a run ended. Exit codes used by the apps: 0 completed, 1 error, 3 deadlock.

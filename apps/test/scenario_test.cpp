@@ -469,6 +469,38 @@ TEST(Scenario, LinkProfileFileGivesTheMeasuredRateAndDelay) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(Scenario, WakeLatencyFileGivesTheMeasuredDelays) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "uniference-wake-latency";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "wake.json") << R"({"format": "uniference-wake-latency", "format_version": 1,
+      "threads": "main", "samples_ns": [3120, 41, 6400000]})";
+  std::ofstream(dir / "negative.json") << R"({"format": "uniference-wake-latency", "format_version": 1,
+      "samples_ns": [3120, -41]})";
+  std::ofstream(dir / "empty.json") << R"({"format": "uniference-wake-latency", "format_version": 1,
+      "samples_ns": []})";
+  std::ofstream(dir / "other.json") << R"({"format": "uniference-network-profile", "format_version": 1})";
+  const std::string source = (dir / "s.json").string();
+  const Scenario s = parse_scenario(with(quickstart(), "/devices/wake_latency", "wake.json"), source);
+  EXPECT_EQ(s.devices.wake_latency_samples_ns, (std::vector<int64_t>{3120, 41, 6400000}));
+  EXPECT_EQ(s.devices.wake_latency_ns, 0);
+
+  const auto error_at_wake = [&](const char* file) {
+    try {
+      parse_scenario(with(quickstart(), "/devices/wake_latency", file), source);
+    } catch (const ScenarioError& e) {
+      EXPECT_EQ(e.pointer(), "/devices/wake_latency") << e.what();
+      return std::string(e.detail());
+    }
+    ADD_FAILURE() << file << " accepted";
+    return std::string();
+  };
+  EXPECT_NE(error_at_wake("missing.json").find("missing.json"), std::string::npos);
+  EXPECT_NE(error_at_wake("other.json").find("uniference-wake-latency"), std::string::npos);
+  EXPECT_NE(error_at_wake("negative.json").find("/samples_ns/1 is -41"), std::string::npos);
+  EXPECT_NE(error_at_wake("empty.json").find("non-empty"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
 // ---- Agreement with scenarios/schema.json ------------------------------------------------
 
 // A document with an object at `pointer`: the serving scenario for the keys only kind

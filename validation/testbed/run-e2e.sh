@@ -15,6 +15,8 @@
 #                       ones, under `perf sched record`, and how long the ranks' threads waited
 #                       for a CPU after each wake-up (sched_delays.py); the main threads' mean
 #                       over all cases is the hosts' wake-up latency under this workload
+#   wake-latency-<RATE>.json  with SCHED=1: those main threads' delays, for
+#                       /devices/wake_latency (the measured distribution in the mean's place)
 #
 # Environment: UNIFERENCE (default: build/apps/uniference), N (2), REPEATS (3), CASES, SET
 # (overrides for every case, ';'-separated), RESULTS, OMP_NUM_THREADS (1; compare with the
@@ -75,7 +77,8 @@ inner() {
     done
     mv "$csv.tmp" "$csv"
     if (( ${#recordings[@]} )); then
-        (cd "$work" && python3 "$HERE/sched_delays.py" "${recordings[@]##*/}") > "$RESULTS/sched-delays-$rate.txt"
+        (cd "$work" && python3 "$HERE/sched_delays.py" "${recordings[@]##*/}" --samples "$RESULTS/wake-latency-$rate.json") \
+            > "$RESULTS/sched-delays-$rate.txt"
         cat "$RESULTS/sched-delays-$rate.txt"
     fi
     rm -rf "$work"
@@ -86,6 +89,7 @@ if [[ ${1:-} == --inner ]]; then inner "$2"; exit; fi
 [[ -x $UNIFERENCE ]] || { echo "run-e2e.sh: no $UNIFERENCE (build first, or set UNIFERENCE)" >&2; exit 1; }
 [[ ${SCHED:-} != 1 ]] || command -v perf >/dev/null || { echo "run-e2e.sh: SCHED=1 needs perf (apt-get install linux-perf)" >&2; exit 1; }
 mkdir -p "$RESULTS"
+RESULTS=$(cd "$RESULTS" && pwd)  # sched_delays.py runs in the work folder
 rates=("$@"); (( ${#rates[@]} )) || rates=(100mbit)
 for rate in "${rates[@]}"; do
     "$HERE/testbed.sh" run "$N" "$rate" -- "$0" --inner "$rate" 2>&1 | tee "$RESULTS/e2e-$rate.log"

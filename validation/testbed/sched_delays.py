@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How long the deployed ranks' threads waited for a CPU after being woken.
 
-    sched_delays.py SCHED.DATA... [--comm uniference-depl]
+    sched_delays.py SCHED.DATA... [--comm uniference-depl] [--samples WAKE.json]
 
 Each SCHED.DATA is a `perf sched record` of a deployment (validation/README.md, "Whole runs").
 For every wake-up (sched_waking) of a thread of the processes named --comm, the time until it
@@ -11,7 +11,11 @@ count, mean, median, 90th and 99th percentile and maximum of the delays, and how
 1 ms were woken onto a CPU that was idle at the time: on a virtual machine, a halted virtual
 CPU the hypervisor had yet to run again. With several files, also the same over all of them:
 the main threads' mean is the host's wake-up latency of a rank (/devices/wake_latency).
+--samples writes the main threads' delays over all files as a wake-up latency file, which
+/devices/wake_latency takes in the mean's place: {"format": "uniference-wake-latency",
+"format_version": 1, "samples_ns": [...]}, in the recordings' order.
 """
+import json
 import argparse
 import re
 import subprocess
@@ -90,6 +94,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", nargs="+")
     parser.add_argument("--comm", default="uniference-depl", help="process name (15 characters, as the kernel keeps it)")
+    parser.add_argument("--samples", metavar="WAKE.json", help="write the main threads' delays here")
     args = parser.parse_args()
     every = {"main threads": [], "other threads": []}
     every_idle = {"main threads": 0, "other threads": 0}
@@ -103,6 +108,15 @@ def main():
     if len(args.data) > 1:
         print("all %d recordings" % len(args.data))
         report(every, every_idle)
+    if args.samples:
+        if not every["main threads"]:
+            sys.exit("sched_delays.py: no wake-ups of main threads to write to %s" % args.samples)
+        with open(args.samples, "w") as out:
+            json.dump({"format": "uniference-wake-latency", "format_version": 1,
+                       "source": "perf sched record of " + ", ".join(args.data) + " (sched_delays.py)",
+                       "threads": "main",
+                       "samples_ns": [round(us * 1000) for us in every["main threads"]]}, out)
+            out.write("\n")
 
 
 if __name__ == "__main__":
