@@ -35,6 +35,9 @@ bool end_to_end(const std::vector<ComparedCase>& cases) {
   return std::all_of(cases.begin(), cases.end(), [](const ComparedCase& c) { return c.measured.bytes == 0; });
 }
 
+// A case's ranks, "-" where two measurements of whole runs were compared (neither says).
+std::string ranks_text(const ComparedCase& c) { return c.measured.ranks > 0 ? std::to_string(c.measured.ranks) : "-"; }
+
 // The cases of at least `large_bytes`.
 std::vector<ComparedCase> large(const std::vector<ComparedCase>& cases, uint64_t large_bytes) {
   std::vector<ComparedCase> out;
@@ -222,7 +225,7 @@ std::string comparison_table(const std::vector<ComparedCase>& cases, uint64_t la
   for (const ComparedCase& c : cases) {
     char error[32];
     std::snprintf(error, sizeof error, "%+.1f%%", c.error_percent());
-    out << std::left << std::setw(16) << c.measured.op << std::right << std::setw(6) << c.measured.ranks
+    out << std::left << std::setw(16) << c.measured.op << std::right << std::setw(6) << ranks_text(c)
         << std::setw(12) << (runs ? "" : std::to_string(c.measured.bytes)) << std::setw(14)
         << format_duration(std::llround(c.measured.seconds * 1e9)) << std::setw(14)
         << format_duration(std::llround(c.predicted_seconds * 1e9)) << std::setw(10) << error << "  "
@@ -296,7 +299,7 @@ void write_comparison_report(const std::vector<ComparedCase>& cases, uint64_t la
     const ComparedCase& c = cases[i];
     char error_text[32];
     std::snprintf(error_text, sizeof error_text, "%+.1f%%", c.error_percent());
-    md << "| " << (runs ? std::to_string(i + 1) + " | " + c.measured.op + " | " + std::to_string(c.measured.ranks)
+    md << "| " << (runs ? std::to_string(i + 1) + " | " + c.measured.op + " | " + ranks_text(c)
                         : c.measured.op + " | " + std::to_string(c.measured.ranks) + " | " +
                               std::to_string(c.measured.bytes))
        << " | " << format_duration(std::llround(c.measured.seconds * 1e9)) << " | "

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <stdexcept>
+#include <tuple>
 
 namespace uniference {
 
@@ -18,6 +19,23 @@ std::string joined(const std::vector<std::string>& overrides) {
   std::string text;
   for (const std::string& o : overrides) text += (text.empty() ? "" : " ") + o;
   return text;
+}
+
+// The scenario's file name and the overrides, as the report names a case.
+std::string case_name(const EndToEndMeasurement& m) {
+  return std::filesystem::path(m.scenario).filename().string() +
+         (m.overrides.empty() ? "" : " " + joined(m.overrides));
+}
+
+std::string figure_name(const EndToEndMeasurement& m) {
+  return m.metric + (m.request ? " #" + std::to_string(*m.request) : "");
+}
+
+// What makes two rows the same case: the scenario file (two CSVs in different folders may
+// name it differently), the overrides, the figure.
+using CaseKey = std::tuple<std::string, std::vector<std::string>, std::string, std::optional<int64_t>>;
+CaseKey case_key(const EndToEndMeasurement& m) {
+  return {std::filesystem::absolute(m.scenario).lexically_normal().string(), m.overrides, m.metric, m.request};
 }
 
 }  // namespace
@@ -151,13 +169,37 @@ std::vector<ComparedCase> compare_end_to_end(
     std::sort(figures.begin(), figures.end());
     const size_t middle = figures.size() / 2;
     ComparedCase c;
-    c.measured.op = m.metric + (m.request ? " #" + std::to_string(*m.request) : "");
+    c.measured.op = figure_name(m);
     c.measured.ranks = int(run->second.front().ranks.size());
     c.measured.seconds = m.seconds;
     c.predicted_seconds =
         figures.size() % 2 ? figures[middle] : (figures[middle - 1] + figures[middle]) / 2;
-    c.algorithm = std::filesystem::path(m.scenario).filename().string() +
-                  (m.overrides.empty() ? "" : " " + joined(m.overrides));
+    c.algorithm = case_name(m);
+    cases.push_back(c);
+  }
+  return cases;
+}
+
+std::vector<ComparedCase> compare_end_to_end_against(const std::vector<EndToEndMeasurement>& measured,
+                                                     const std::vector<EndToEndMeasurement>& other,
+                                                     const std::string& other_name) {
+  std::map<CaseKey, double> seconds;
+  for (const EndToEndMeasurement& m : other) {
+    if (!seconds.emplace(case_key(m), m.seconds).second) {
+      throw std::invalid_argument(other_name + ": " + figure_name(m) + " of " + case_name(m) + " is there twice");
+    }
+  }
+  std::vector<ComparedCase> cases;
+  for (const EndToEndMeasurement& m : measured) {
+    const auto found = seconds.find(case_key(m));
+    if (found == seconds.end()) {
+      throw std::invalid_argument(other_name + " has no " + figure_name(m) + " of " + case_name(m));
+    }
+    ComparedCase c;
+    c.measured.op = figure_name(m);
+    c.measured.seconds = m.seconds;
+    c.predicted_seconds = found->second;
+    c.algorithm = case_name(m);
     cases.push_back(c);
   }
   return cases;

@@ -52,4 +52,12 @@ std::vector<ComparedCase> compare_end_to_end(
         simulate,
     const std::function<void(const std::string&)>& progress = {}, int repeats = 1);
 
+// Every measured figure against the same figure (scenario, overrides, metric, request) of
+// another measurement, in the simulator's place: two deployments of the same cases, or the
+// simulations run-e2e.sh SIMULATE=1 ran beside each deployment. Ranks are not known (0).
+// Throws std::invalid_argument naming `other_name` for a case it lacks or has twice.
+std::vector<ComparedCase> compare_end_to_end_against(const std::vector<EndToEndMeasurement>& measured,
+                                                     const std::vector<EndToEndMeasurement>& other,
+                                                     const std::string& other_name);
+
 }  // namespace uniference

@@ -106,8 +106,7 @@ CheckedCompute check_compute(const Scenario& scenario) {
         std::min<int64_t>(checked.model.moe.first_dense_layers, scenario.model.layers);
   }
   checked.device = resolve_device(scenario, scenario.devices, "/devices");
-  checked.wake_latency_ns = scenario.devices.wake_latency_ns;
-  checked.wake_latency_samples_ns = scenario.devices.wake_latency_samples_ns;
+  checked.wake_latency = scenario.devices.wake_latency;
   checked.seed = scenario.seed;
   checked.strategy =
       &registered(strategies(), scenario.parallel.strategy, source, "/parallel/strategy");

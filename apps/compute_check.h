@@ -21,8 +21,7 @@ struct CheckedCompute {
   ParallelDegrees degrees;
   const DispatchScheme* dispatch = nullptr;  // strategy ep's
   int ranks = 0;
-  int64_t wake_latency_ns = 0;  // /devices/wake_latency: a mean,
-  std::vector<int64_t> wake_latency_samples_ns;  // or measured samples
+  LatencySpec wake_latency;     // /devices/wake_latency
   uint64_t seed = 1;            // /seed, of the kernel's per-rank streams
   // Serving only: the scheduler (its cache size filled in) and each rank's KV cache.
   SchedulerConfig scheduler;

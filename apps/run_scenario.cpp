@@ -57,8 +57,8 @@ class ServingProgress {
 KernelConfig kernel_config(const CheckedCompute& checked) {
   KernelConfig kernel;
   kernel.seed = checked.seed;
-  kernel.wake_mean_ns = checked.wake_latency_ns;
-  kernel.wake_samples_ns = checked.wake_latency_samples_ns;
+  kernel.wake_mean_ns = checked.wake_latency.mean_ns;
+  kernel.wake_samples_ns = checked.wake_latency.samples_ns;
   return kernel;
 }
 

@@ -367,30 +367,40 @@ void read_device(const Checker& check, const json& value, const std::string& poi
   }
 }
 
+// A duration (the mean of an exponential) or a .json file of measured delays, relative to
+// the scenario's folder.
+LatencySpec read_latency(const Checker& check, const json& value, const std::string& at,
+                         const std::string& source) {
+  LatencySpec latency;
+  if (value.is_string() && std::filesystem::path(value.get<std::string>()).extension() == ".json") {
+    const std::filesystem::path file(value.get<std::string>());
+    const std::filesystem::path path = file.is_absolute() ? file : std::filesystem::path(source).parent_path() / file;
+    try {
+      latency.samples_ns = load_wake_latencies(path.string());
+    } catch (const std::invalid_argument& e) {
+      check.fail(at, e.what());
+    }
+  } else {
+    std::string text;
+    latency.mean_ns = read_duration(check, value, at, &text, true);
+  }
+  return latency;
+}
+
 DeviceSpec read_devices(const Checker& check, const json& value, const std::string& pointer,
                         const std::string& source) {
-  check.object(value, pointer,
-               {"profile", "slowdown", "efficiency", "dtype", "wake_latency", "ranks"});
+  check.object(value, pointer, {"profile", "slowdown", "efficiency", "dtype", "wake_latency",
+                                "handling_latency", "ranks"});
   DeviceSpec devices;
   read_device(check, value, pointer, source, devices);
   if (const json* v = Checker::find(value, "dtype")) {
     devices.dtype = check.choice(*v, child(pointer, "dtype"), compute_dtypes());
   }
   if (const json* v = Checker::find(value, "wake_latency")) {
-    const std::string at = child(pointer, "wake_latency");
-    if (v->is_string() && std::filesystem::path(v->get<std::string>()).extension() == ".json") {
-      // Measured latencies, a file of the user's relative to the scenario's folder.
-      const std::filesystem::path file(v->get<std::string>());
-      const std::filesystem::path path = file.is_absolute() ? file : std::filesystem::path(source).parent_path() / file;
-      try {
-        devices.wake_latency_samples_ns = load_wake_latencies(path.string());
-      } catch (const std::invalid_argument& e) {
-        check.fail(at, e.what());
-      }
-    } else {
-      std::string text;
-      devices.wake_latency_ns = read_duration(check, *v, at, &text, true);
-    }
+    devices.wake_latency = read_latency(check, *v, child(pointer, "wake_latency"), source);
+  }
+  if (const json* v = Checker::find(value, "handling_latency")) {
+    devices.handling_latency = read_latency(check, *v, child(pointer, "handling_latency"), source);
   }
   if (const json* v = Checker::find(value, "ranks")) {
     const std::string at = child(pointer, "ranks");

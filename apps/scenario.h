@@ -89,10 +89,17 @@ struct RankDevice {
   double efficiency = 1.0;      // fraction of peak a modeled device reaches, in (0, 1]
 };
 
+// A host's latency as /devices gives it: the mean of an exponential (a duration), or
+// measured delays (a file); neither: none.
+struct LatencySpec {
+  int64_t mean_ns = 0;
+  std::vector<int64_t> samples_ns;
+};
+
 struct DeviceSpec : RankDevice {
   std::string dtype = "fp32";    // the dtype compute is charged in (fp32, bf16, fp16)
-  int64_t wake_latency_ns = 0;   // mean host wake-up latency after a blocking wait (KernelConfig)
-  std::vector<int64_t> wake_latency_samples_ns;  // or measured ones, from a file (KernelConfig)
+  LatencySpec wake_latency;      // after a blocking wait, until the rank runs (KernelConfig)
+  LatencySpec handling_latency;  // from a message's arrival to its listener (NetworkConfig)
   std::vector<RankDevice> ranks;  // per rank, when given (heterogeneous devices)
 };
 

@@ -188,6 +188,8 @@ NetworkConfig checked_network(const Scenario& scenario, uint32_t ranks) {
   const std::string& source = scenario.source;
   const NetworkSpec& spec = scenario.network;
   NetworkConfig net;
+  net.handling_mean_ns = scenario.devices.handling_latency.mean_ns;
+  net.handling_samples_ns = scenario.devices.handling_latency.samples_ns;
   const Topology& topology = registered(topologies(), spec.topology, source, "/network/topology");
   net.topology = topology.name;
   // Without a transport kind, the topology's own, as for the link model.

@@ -103,7 +103,9 @@ commands:
                       one measurement against another of the same cases (a rerun of the
                       sweep): OTHER's time of each case taken as the prediction, with the
                       same table, MAPE, R² and --report; how far a testbed repeats itself,
-                      the floor under a simulator's error against it
+                      the floor under a simulator's error against it. Two CSVs of whole runs
+                      pair rows by scenario, set, metric and request (OTHER may be the
+                      simulations run-e2e.sh SIMULATE=1 ran beside each deployment)
   compare RUNS.csv    measured whole runs against simulated ones: every row (header naming
                       scenario, metric, seconds, and optionally set and request) names a
                       scenario file (relative to the CSV), its overrides (set, separated by
@@ -351,15 +353,23 @@ int compare_end_to_end_command(const std::string& measured_path, const std::vect
   });
 }
 
-// compare --against: one measurement of collectives as the prediction of another.
+// compare --against: one measurement (of collectives, or of whole runs) as the prediction of
+// another.
 int compare_measured_command(const std::string& measured_path, const std::string& against_path,
                              uint64_t large_bytes, const std::string& report) {
   return reporting_errors([&] {
     std::vector<uniference::ComparedCase> cases;
     try {
-      cases = uniference::compare_with_measurements(uniference::read_measurements(measured_path),
-                                                    uniference::read_measurements(against_path),
-                                                    against_path);
+      const bool runs = uniference::is_end_to_end_csv(measured_path);
+      if (runs != uniference::is_end_to_end_csv(against_path)) {
+        throw std::invalid_argument(measured_path + " and " + against_path +
+                                    " are not both whole runs or both collectives");
+      }
+      cases = runs ? uniference::compare_end_to_end_against(uniference::read_end_to_end(measured_path),
+                                                            uniference::read_end_to_end(against_path), against_path)
+                   : uniference::compare_with_measurements(uniference::read_measurements(measured_path),
+                                                           uniference::read_measurements(against_path),
+                                                           against_path);
     } catch (const std::invalid_argument& e) {
       std::cerr << "uniference: compare: " << e.what() << "\n";
       return kExitUsage;

@@ -100,6 +100,11 @@ struct NetworkConfig {
   // placement[r] is the endpoint rank r sits on; empty: rank r on endpoint r ("packed").
   std::vector<uint32_t> placement;
   WanConfig wan;
+  // The endpoints' software: how long a message that arrived waits before the communication
+  // library hands it on (MessageTransport's HandlingDelay): measured delays, each drawn
+  // equally often, or else an exponential of this mean; neither: at once.
+  int64_t handling_mean_ns = 0;
+  std::vector<int64_t> handling_samples_ns;
 };
 
 }  // namespace uniference

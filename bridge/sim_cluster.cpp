@@ -1,5 +1,6 @@
 #include "bridge/sim_cluster.h"
 
+#include "bridge/handling_delay.h"
 #include "bridge/network_registry.h"
 
 #include <ns3/attribute-check.h>
@@ -51,6 +52,7 @@ void SimCluster::build_network() {
   CollectiveSelection selection{network_.collectives, network_.collective_preset,
                                 link_facts(network_, ranks)};
   std::vector<ns3::Ptr<ns3::MessageTransport>> transports = topology.build(network_, ranks);
+  set_handling_delay(network_, transports);
   backend_ = std::make_unique<SimBackend>(kernel_, std::move(transports), std::move(selection));
 }
 

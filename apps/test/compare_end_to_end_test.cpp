@@ -57,6 +57,47 @@ TEST(CompareEndToEnd, BadRowsNameFileLineAndField) {
   expect_bad(dir, "scenario,metric,seconds\n,ttft,1\n", "bad.csv:2: the scenario field is empty");
 }
 
+TEST(CompareEndToEnd, AgainstAnotherMeasurementPairsTheSameCases) {
+  // The other CSV sits in a folder of its own, names the same scenario by another path, and
+  // lists its rows in another order, with a case the measured file lacks.
+  TestDir dir;
+  std::filesystem::create_directories(dir / "sim");
+  write(dir / "runs.csv",
+        "scenario,set,metric,request,seconds\n"
+        "s.json,/parallel/tp=2,ttft,,0.2\n"
+        "s.json,/parallel/tp=2,tpot,,0.02\n"
+        "s.json,,e2e,3,1.0\n");
+  write(dir / "sim/runs.csv",
+        "scenario,set,metric,request,seconds\n"
+        "../s.json,,e2e,3,1.25\n"
+        "../s.json,/parallel/pp=2,ttft,,9\n"
+        "../s.json,/parallel/tp=2,tpot,,0.015\n"
+        "../s.json,/parallel/tp=2,ttft,,0.19\n");
+  const std::vector<ComparedCase> cases =
+      compare_end_to_end_against(read_end_to_end(dir / "runs.csv"), read_end_to_end(dir / "sim/runs.csv"), "sim");
+  ASSERT_EQ(cases.size(), 3u);
+  EXPECT_EQ(cases[0].measured.op, "ttft");
+  EXPECT_DOUBLE_EQ(cases[0].predicted_seconds, 0.19);
+  EXPECT_DOUBLE_EQ(cases[1].predicted_seconds, 0.015);
+  EXPECT_EQ(cases[2].measured.op, "e2e #3");
+  EXPECT_DOUBLE_EQ(cases[2].predicted_seconds, 1.25);
+  EXPECT_EQ(cases[0].algorithm, "s.json /parallel/tp=2");
+  EXPECT_EQ(cases[0].measured.ranks, 0) << "neither file says how many ranks ran";
+
+  write(dir / "short.csv", "scenario,set,metric,seconds\ns.json,/parallel/tp=2,ttft,0.19\n");
+  try {
+    compare_end_to_end_against(read_end_to_end(dir / "runs.csv"), read_end_to_end(dir / "short.csv"), "short.csv");
+    ADD_FAILURE() << "a case missing from the other file was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("short.csv has no tpot of s.json /parallel/tp=2"), std::string::npos)
+        << e.what();
+  }
+  write(dir / "twice.csv", "scenario,metric,seconds\ns.json,ttft,1\ns.json,ttft,2\n");
+  EXPECT_THROW(compare_end_to_end_against(read_end_to_end(dir / "runs.csv"), read_end_to_end(dir / "twice.csv"),
+                                          "twice.csv"),
+               std::invalid_argument);
+}
+
 TEST(CompareEndToEnd, FiguresOfARunAndOfItsRequests) {
   RunRecord record;
   record.total_ns = 900;

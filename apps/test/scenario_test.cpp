@@ -81,7 +81,7 @@ TEST(Scenario, QuickstartParsesToItsValues) {
   EXPECT_EQ(s.devices.profile, "cpu");
   EXPECT_EQ(s.devices.slowdown, 1.0);
   EXPECT_EQ(s.devices.efficiency, 1.0);
-  EXPECT_EQ(s.devices.wake_latency_ns, 0);
+  EXPECT_EQ(s.devices.wake_latency.mean_ns, 0);
   EXPECT_EQ(s.compute_mode, ComputeMode::kModeled);
   EXPECT_EQ(s.network.topology, "star");
   EXPECT_EQ(s.network.link.rate_text, "1Gbps");
@@ -134,7 +134,7 @@ TEST(Scenario, WrongTypeNamesPathExpectedAndFound) {
   expect_error(with(quickstart(), "/devices/wake_latency", "-5us"), "/devices/wake_latency");
   expect_error(with(quickstart(), "/devices/wake_latency", 57), "/devices/wake_latency");
   EXPECT_EQ(parse_scenario(with(quickstart(), "/devices/wake_latency", "57us"), "q.json")
-                .devices.wake_latency_ns,
+                .devices.wake_latency.mean_ns,
             57000);
   expect_error(with(quickstart(), "/workload/prompt_tokens", 16.0), "/workload/prompt_tokens");
   expect_error(with(quickstart(), "/parallel/tp", -4), "/parallel/tp");
@@ -481,8 +481,17 @@ TEST(Scenario, WakeLatencyFileGivesTheMeasuredDelays) {
   std::ofstream(dir / "other.json") << R"({"format": "uniference-network-profile", "format_version": 1})";
   const std::string source = (dir / "s.json").string();
   const Scenario s = parse_scenario(with(quickstart(), "/devices/wake_latency", "wake.json"), source);
-  EXPECT_EQ(s.devices.wake_latency_samples_ns, (std::vector<int64_t>{3120, 41, 6400000}));
-  EXPECT_EQ(s.devices.wake_latency_ns, 0);
+  EXPECT_EQ(s.devices.wake_latency.samples_ns, (std::vector<int64_t>{3120, 41, 6400000}));
+  EXPECT_EQ(s.devices.wake_latency.mean_ns, 0);
+  // The message handling latency reads the same two forms.
+  const Scenario handling = parse_scenario(
+      with(with(quickstart(), "/devices/handling_latency", "wake.json"), "/devices/wake_latency", "30us"), source);
+  EXPECT_EQ(handling.devices.handling_latency.samples_ns, (std::vector<int64_t>{3120, 41, 6400000}));
+  EXPECT_EQ(handling.devices.wake_latency.mean_ns, 30000);
+  EXPECT_EQ(parse_scenario(with(quickstart(), "/devices/handling_latency", "31us"), source)
+                .devices.handling_latency.mean_ns,
+            31000);
+  expect_error(with(quickstart(), "/devices/handling_latency", "soon"), "/devices/handling_latency");
 
   const auto error_at_wake = [&](const char* file) {
     try {

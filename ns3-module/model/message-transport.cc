@@ -6,8 +6,11 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -28,6 +31,14 @@ MessageTransport::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&MessageTransport::m_endpointId),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("HandlingDelay",
+                          "Seconds the endpoint's software takes to hand an arrived message to "
+                          "its listener, drawn per message that finds the endpoint idle (a "
+                          "communication library's event-loop thread being woken on a busy "
+                          "host); null: at once.",
+                          PointerValue(),
+                          MakePointerAccessor(&MessageTransport::m_handlingDelay),
+                          MakePointerChecker<RandomVariableStream>())
             .AddTraceSource("MessageQueued",
                             "Send accepted a message; it waits for its connection and for the "
                             "messages ahead of it (destination, channel, cookie, payload bytes).",
@@ -137,6 +148,28 @@ MessageTransport::Deliver(uint32_t source, uint64_t channel, uint64_t cookie, ui
 {
     NS_LOG_LOGIC("endpoint " << m_endpointId << " delivers message from " << source << " channel "
                              << channel << " cookie " << cookie << " bytes " << bytes);
+    if (!m_handlingDelay)
+    {
+        HandOn(source, channel, cookie, bytes);
+        return;
+    }
+    const Time now = Simulator::Now();
+    if (now > m_handedOnUntil)
+    {
+        m_handedOnUntil = now + Seconds(std::max(0.0, m_handlingDelay->GetValue()));
+    }
+    Simulator::Schedule(m_handedOnUntil - now,
+                        &MessageTransport::HandOn,
+                        this,
+                        source,
+                        channel,
+                        cookie,
+                        bytes);
+}
+
+void
+MessageTransport::HandOn(uint32_t source, uint64_t channel, uint64_t cookie, uint64_t bytes)
+{
     auto it = m_listeners.find(channel);
     if (it == m_listeners.end())
     {

@@ -7,6 +7,8 @@
 
 #include "ns3/application.h"
 #include "ns3/callback.h"
+#include "ns3/nstime.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
@@ -155,6 +157,9 @@ class MessageTransport : public Application
     /**
      * \brief Hand a message whose last byte has arrived to its channel's listener.
      *
+     * With a HandlingDelay, the listener gets it that much later (a delay drawn when the
+     * message arrives while the endpoint is idle; one that arrives while the endpoint is still
+     * due to hand on an earlier message goes with it), and messages keep their order.
      * A channel without a listener is a fatal error that names the endpoint and the channel.
      *
      * \param source the sender's endpoint id
@@ -165,8 +170,19 @@ class MessageTransport : public Application
     void Deliver(uint32_t source, uint64_t channel, uint64_t cookie, uint64_t bytes);
 
   private:
+    /**
+     * Run the listener of a delivered message's channel.
+     * \param source the sender's endpoint id
+     * \param channel the channel
+     * \param cookie the sender's cookie
+     * \param bytes payload size
+     */
+    void HandOn(uint32_t source, uint64_t channel, uint64_t cookie, uint64_t bytes);
+
     uint32_t m_endpointId;                                     //!< This endpoint's id
     std::unordered_map<uint64_t, ReceiveCallback> m_listeners; //!< Channel to listener
+    Ptr<RandomVariableStream> m_handlingDelay; //!< HandlingDelay attribute, in seconds; may be null
+    Time m_handedOnUntil; //!< When the last delayed message is handed on
 
     /// Send accepted a message.
     TracedCallback<uint32_t, uint64_t, uint64_t, uint64_t> m_messageQueuedTrace;

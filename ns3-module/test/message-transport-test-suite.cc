@@ -9,6 +9,7 @@
 #include "tcp-path-model.h"
 
 #include "ns3/data-rate.h"
+#include "ns3/double.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-interface-container.h"
@@ -19,6 +20,8 @@
 #include "ns3/node-container.h"
 #include "ns3/packet.h"
 #include "ns3/point-to-point-helper.h"
+#include "ns3/pointer.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
@@ -450,6 +453,74 @@ class ReplyTestCase : public TestCase
 /**
  * \ingroup uniference-tests
  *
+ * A HandlingDelay hands each message that finds the endpoint idle to its listener that much
+ * after it arrived, and one that arrives while an earlier one still waits together with it, in
+ * order. The arrival times come from the same sends without the delay: the receiver sends no
+ * message back, so its handling cannot move them.
+ */
+class HandlingDelayTestCase : public TestCase
+{
+  public:
+    HandlingDelayTestCase()
+        : TestCase("a handling delay holds messages that find the endpoint idle, in order")
+    {
+    }
+
+  private:
+    /**
+     * Two back-to-back messages at 1 ms, a third at 10 ms, from endpoint 0 to endpoint 1.
+     * \param handling the receiver's HandlingDelay, in seconds; negative: none
+     * \return (cookie, time handed to the listener) of each message
+     */
+    static std::vector<std::pair<uint64_t, Time>> Deliveries(double handling)
+    {
+        DirectLink link = BuildDirectLink(DataRate("1Gbps"), MicroSeconds(20), MessageTransportHelper());
+        if (handling >= 0)
+        {
+            Ptr<ConstantRandomVariable> delay = CreateObject<ConstantRandomVariable>();
+            delay->SetAttribute("Constant", DoubleValue(handling));
+            link.second->SetAttribute("HandlingDelay", PointerValue(delay));
+        }
+        std::vector<std::pair<uint64_t, Time>> handed;
+        link.second->Listen(9,
+                            MessageTransport::ReceiveCallback(
+                                [&handed](uint32_t, uint64_t cookie, uint64_t) {
+                                    handed.emplace_back(cookie, Simulator::Now());
+                                }));
+        Simulator::Schedule(MilliSeconds(1), [&link]() {
+            link.first->Send(1, 9, 0, 1000);
+            link.first->Send(1, 9, 1, 1000);
+        });
+        Simulator::Schedule(MilliSeconds(10), [&link]() { link.first->Send(1, 9, 2, 1000); });
+        Simulator::Run();
+        Simulator::Destroy();
+        return handed;
+    }
+
+    void DoRun() override
+    {
+        const Time handling = MilliSeconds(2);
+        const std::vector<std::pair<uint64_t, Time>> arrived = Deliveries(-1);
+        const std::vector<std::pair<uint64_t, Time>> handed = Deliveries(handling.GetSeconds());
+        NS_TEST_ASSERT_MSG_EQ(arrived.size(), 3, "all three arrive");
+        NS_TEST_ASSERT_MSG_EQ(handed.size(), 3, "all three are handed on");
+        NS_TEST_ASSERT_MSG_LT(arrived[1].second, arrived[0].second + handling,
+                              "the second arrives while the first waits");
+        NS_TEST_ASSERT_MSG_GT(arrived[2].second, arrived[0].second + handling,
+                              "the third finds the endpoint idle");
+        for (uint64_t k = 0; k < 3; ++k)
+        {
+            NS_TEST_EXPECT_MSG_EQ(handed[k].first, k, "message " << k << " in order");
+        }
+        NS_TEST_EXPECT_MSG_EQ(handed[0].second, arrived[0].second + handling, "the first waits");
+        NS_TEST_EXPECT_MSG_EQ(handed[1].second, handed[0].second, "the second goes with it");
+        NS_TEST_EXPECT_MSG_EQ(handed[2].second, arrived[2].second + handling, "the third waits");
+    }
+};
+
+/**
+ * \ingroup uniference-tests
+ *
  * The MessageTransport suite.
  */
 class MessageTransportTestSuite : public TestSuite
@@ -468,6 +539,7 @@ class MessageTransportTestSuite : public TestSuite
         AddTestCase(new OrderingTestCase(1448));
         AddTestCase(new OrderingTestCase(50));
         AddTestCase(new ReplyTestCase);
+        AddTestCase(new HandlingDelayTestCase);
     }
 };
 

@@ -11,17 +11,24 @@
 #   e2e-<RATE>.csv      scenario,set,metric,seconds: ttft, tpot and total of every case, the
 #                       median of the repeats; the scenario path is relative to the CSV
 #   e2e-<RATE>.log      the runs' console output
-#   sched-delays-<RATE>.txt  with SCHED=1: one more deployment of every case, after its timed
+#   sched-delays-<RATE>.txt  with SCHED=1: one deployment of every case, before the timed
 #                       ones, under `perf sched record`, and how long the ranks' threads waited
-#                       for a CPU after each wake-up (sched_delays.py); the main threads' mean
-#                       over all cases is the hosts' wake-up latency under this workload
-#   wake-latency-<RATE>.json  with SCHED=1: those main threads' delays, for
-#                       /devices/wake_latency (the measured distribution in the mean's place)
+#                       for a CPU after each wake-up (sched_delays.py)
+#   wake-latency-<RATE>.json  with SCHED=1: the main threads' delays, for /devices/wake_latency
+#   handling-latency-<RATE>.json  with SCHED=1: the other threads' (Gloo's event loop and
+#                       workers, woken for each message), for /devices/handling_latency
+#   e2e-<RATE>-simulated.csv  with SIMULATE=1: each deployment followed at once by a simulation
+#                       of the same case (`uniference run`, with $SIM_SET after the case's
+#                       overrides), the medians in the same format, for
+#                       `uniference compare e2e-<RATE>.csv --against e2e-<RATE>-simulated.csv`:
+#                       the simulator measures its compute on the host as it was a second
+#                       after the deployment ran, not minutes or hours later
 #
 # Environment: UNIFERENCE (default: build/apps/uniference), N (2), REPEATS (3), CASES, SET
 # (overrides for every case, ';'-separated), RESULTS, OMP_NUM_THREADS (1; compare with the
-# same), SCHED (1: record the scheduling delays; needs perf, from linux-perf). Needs python3 to
-# read results.json.
+# same), SCHED (1: record the scheduling delays; needs perf, from linux-perf), SIMULATE (1:
+# simulate beside each deployment), SIM_SET (';'-separated; with SCHED=1 by default the two
+# latency files just written). Needs python3 to read results.json.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -48,43 +55,72 @@ print("%.9g" % (statistics.median(json.load(open(d + "/results.json"))[key] for 
 PY
 }
 
+# Into array NAME: a --set argument for each ';'-separated assignment.
+set_args() { # NAME ASSIGNMENTS
+    local -n into=$1
+    local a assignments
+    into=()
+    IFS=';' read -ra assignments <<< "$2"
+    for a in "${assignments[@]}"; do [[ -z $a ]] || into+=(--set "$a"); done
+}
+
+deploy() { # RATE OUT ARGS...
+    local rate=$1 out=$2; shift 2
+    "$UNIFERENCE" launch --netns "$(namespaces "$N")" --master-addr "$MASTER" \
+        "$ROOT/validation/scenarios/testbed-$rate.json" "$@" --out "$out" --quiet
+}
+
 # Inside `testbed.sh run`: the star is up.
 inner() {
     local rate=$1 csv=$RESULTS/e2e-$1.csv scenario=../scenarios/testbed-$1.json work case recordings=()
+    local simulated=$RESULTS/e2e-$1-simulated.csv sim_set=${SIM_SET:-}
     work=$(mktemp -d)
+    if [[ ${SCHED:-} == 1 ]]; then
+        for case in $CASES; do
+            local strategy=${case%%:*}
+            local args=()
+            set_args args "/parallel/strategy=$strategy;${case#*:};$SET"
+            echo "-- $strategy, under perf sched record"
+            perf sched record -q -o "$work/$strategy.sched" -- "$0" --deploy "$rate" "$work/$strategy-sched" "${args[@]}"
+            recordings+=("$work/$strategy.sched")
+        done
+        (cd "$work" && python3 "$HERE/sched_delays.py" "${recordings[@]##*/}" --samples "$RESULTS/wake-latency-$rate.json" \
+            --handling-samples "$RESULTS/handling-latency-$rate.json") \
+            > "$RESULTS/sched-delays-$rate.txt"
+        cat "$RESULTS/sched-delays-$rate.txt"
+        [[ -n ${SIM_SET+given} ]] ||
+            sim_set="/devices/wake_latency=$RESULTS/wake-latency-$rate.json;/devices/handling_latency=$RESULTS/handling-latency-$rate.json"
+    fi
     echo "scenario,set,metric,seconds" > "$csv.tmp"
+    echo "scenario,set,metric,seconds" > "$simulated.tmp"
     for case in $CASES; do
-        local strategy=${case%%:*} degree=${case#*:} sets dirs=() r args=()
-        sets="/parallel/strategy=$strategy;$degree;$SET"
-        IFS=';' read -ra assignments <<< "$sets"
-        for a in "${assignments[@]}"; do args+=(--set "$a"); done
+        local strategy=${case%%:*} sets dirs=() sims=() r args=() sim_args=()
+        sets="/parallel/strategy=$strategy;${case#*:};$SET"
+        set_args args "$sets"
+        set_args sim_args "$sets;$sim_set"
         for (( r = 0; r < REPEATS; r++ )); do
             echo "-- $strategy ($sets), run $r, $(date -u +%H:%M:%S), loadavg $(cut -d' ' -f1-3 /proc/loadavg)"
-            "$UNIFERENCE" launch --netns "$(namespaces "$N")" --master-addr "$MASTER" \
-                "$ROOT/validation/scenarios/testbed-$rate.json" "${args[@]}" --out "$work/$strategy-$r" --quiet
+            deploy "$rate" "$work/$strategy-$r" "${args[@]}"
             dirs+=("$work/$strategy-$r")
+            if [[ ${SIMULATE:-} == 1 ]]; then
+                "$UNIFERENCE" run "$ROOT/validation/scenarios/testbed-$rate.json" "${sim_args[@]}" \
+                    --out "$work/$strategy-$r-sim" --quiet > /dev/null
+                sims+=("$work/$strategy-$r-sim")
+            fi
         done
         for metric in ttft tpot total; do
             echo "$scenario,$sets,$metric,$(median_seconds "${metric}_ns" "${dirs[@]}")" >> "$csv.tmp"
+            (( ${#sims[@]} == 0 )) ||
+                echo "$scenario,$sets,$metric,$(median_seconds "${metric}_ns" "${sims[@]}")" >> "$simulated.tmp"
         done
-        if [[ ${SCHED:-} == 1 ]]; then
-            echo "-- $strategy ($sets), under perf sched record"
-            perf sched record -q -o "$work/$strategy.sched" -- \
-                "$UNIFERENCE" launch --netns "$(namespaces "$N")" --master-addr "$MASTER" \
-                "$ROOT/validation/scenarios/testbed-$rate.json" "${args[@]}" --out "$work/$strategy-sched" --quiet
-            recordings+=("$work/$strategy.sched")
-        fi
     done
     mv "$csv.tmp" "$csv"
-    if (( ${#recordings[@]} )); then
-        (cd "$work" && python3 "$HERE/sched_delays.py" "${recordings[@]##*/}" --samples "$RESULTS/wake-latency-$rate.json") \
-            > "$RESULTS/sched-delays-$rate.txt"
-        cat "$RESULTS/sched-delays-$rate.txt"
-    fi
+    if [[ ${SIMULATE:-} == 1 ]]; then mv "$simulated.tmp" "$simulated"; else rm "$simulated.tmp"; fi
     rm -rf "$work"
 }
 
 if [[ ${1:-} == --inner ]]; then inner "$2"; exit; fi
+if [[ ${1:-} == --deploy ]]; then shift; deploy "$@"; exit; fi  # what perf sched records
 
 [[ -x $UNIFERENCE ]] || { echo "run-e2e.sh: no $UNIFERENCE (build first, or set UNIFERENCE)" >&2; exit 1; }
 [[ ${SCHED:-} != 1 ]] || command -v perf >/dev/null || { echo "run-e2e.sh: SCHED=1 needs perf (apt-get install linux-perf)" >&2; exit 1; }

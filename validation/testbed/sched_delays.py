@@ -2,6 +2,7 @@
 """How long the deployed ranks' threads waited for a CPU after being woken.
 
     sched_delays.py SCHED.DATA... [--comm uniference-depl] [--samples WAKE.json]
+                    [--handling-samples HANDLING.json]
 
 Each SCHED.DATA is a `perf sched record` of a deployment (validation/README.md, "Whole runs").
 For every wake-up (sched_waking) of a thread of the processes named --comm, the time until it
@@ -13,7 +14,9 @@ CPU the hypervisor had yet to run again. With several files, also the same over 
 the main threads' mean is the host's wake-up latency of a rank (/devices/wake_latency).
 --samples writes the main threads' delays over all files as a wake-up latency file, which
 /devices/wake_latency takes in the mean's place: {"format": "uniference-wake-latency",
-"format_version": 1, "samples_ns": [...]}, in the recordings' order.
+"format_version": 1, "samples_ns": [...]}, in the recordings' order. --handling-samples
+writes the other threads' the same way, for /devices/handling_latency: Gloo's event loop and
+workers are woken for every message that arrives.
 """
 import json
 import argparse
@@ -90,11 +93,24 @@ def report(delays, idle_slow):
                  percentile(values, 0.9), percentile(values, 0.99), values[-1], over, idle_slow[group]))
 
 
+def write_samples(path, group, delays_us, recordings):
+    """A wake-up latency file (apps/wake_latency_file.h) of one group's delays."""
+    if not delays_us:
+        sys.exit("sched_delays.py: no wake-ups of %s to write to %s" % (group, path))
+    with open(path, "w") as out:
+        json.dump({"format": "uniference-wake-latency", "format_version": 1,
+                   "source": "perf sched record of " + ", ".join(recordings) + " (sched_delays.py)",
+                   "threads": group.split()[0],
+                   "samples_ns": [round(us * 1000) for us in delays_us]}, out)
+        out.write("\n")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", nargs="+")
     parser.add_argument("--comm", default="uniference-depl", help="process name (15 characters, as the kernel keeps it)")
     parser.add_argument("--samples", metavar="WAKE.json", help="write the main threads' delays here")
+    parser.add_argument("--handling-samples", metavar="HANDLING.json", help="write the other threads' delays here")
     args = parser.parse_args()
     every = {"main threads": [], "other threads": []}
     every_idle = {"main threads": 0, "other threads": 0}
@@ -108,15 +124,9 @@ def main():
     if len(args.data) > 1:
         print("all %d recordings" % len(args.data))
         report(every, every_idle)
-    if args.samples:
-        if not every["main threads"]:
-            sys.exit("sched_delays.py: no wake-ups of main threads to write to %s" % args.samples)
-        with open(args.samples, "w") as out:
-            json.dump({"format": "uniference-wake-latency", "format_version": 1,
-                       "source": "perf sched record of " + ", ".join(args.data) + " (sched_delays.py)",
-                       "threads": "main",
-                       "samples_ns": [round(us * 1000) for us in every["main threads"]]}, out)
-            out.write("\n")
+    for path, group in ((args.samples, "main threads"), (args.handling_samples, "other threads")):
+        if path:
+            write_samples(path, group, every[group], args.data)
 
 
 if __name__ == "__main__":
