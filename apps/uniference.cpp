@@ -11,6 +11,7 @@
 #include "apps/command_line.h"
 #include "apps/compare.h"
 #include "apps/compare_end_to_end.h"
+#include "apps/fresh_process.h"
 #include "apps/launch.h"
 #include "apps/reference.h"
 #include "apps/report.h"
@@ -323,7 +324,8 @@ int colltest_command(const std::vector<std::string>& args, const char* argv0) {
 }
 
 // compare, for a CSV of whole runs: every distinct scenario and overrides simulated `repeats`
-// times, with the command line's --set after the row's own.
+// times, with the command line's --set after the row's own, each run in a process of its own
+// as each deployment is (fresh_process.h).
 int compare_end_to_end_command(const std::string& measured_path, const std::vector<std::string>& overrides,
                                int repeats, const std::string& report) {
   return reporting_errors([&] {
@@ -333,7 +335,9 @@ int compare_end_to_end_command(const std::string& measured_path, const std::vect
       measured = uniference::read_end_to_end(measured_path);
       const auto simulate = [&](const std::string& scenario, std::vector<std::string> row_overrides) {
         row_overrides.insert(row_overrides.end(), overrides.begin(), overrides.end());
-        return uniference::run_scenario(uniference::load_scenario(scenario, row_overrides), false).record;
+        return uniference::run_in_fresh_process([&] {
+          return uniference::run_scenario(uniference::load_scenario(scenario, row_overrides), false).record;
+        });
       };
       cases = uniference::compare_end_to_end(
           measured, simulate,
