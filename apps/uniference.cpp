@@ -112,8 +112,9 @@ commands:
                       scenario file (relative to the CSV), its overrides (set, separated by
                       ';') and a figure: ttft, tpot or total of the run, or ttft, tpot or e2e
                       of one request; each scenario and overrides is simulated --repeats
-                      times (default 1) and every figure is the median of those runs (for
-                      measured compute, which differs run to run); prints per-case error,
+                      times (default 1), each in a process of its own as each deployment
+                      is, and every figure is the median of those runs (for measured
+                      compute, which differs run to run); prints per-case error,
                       MAPE and R², --report DIR as above with error by case
   profile-network     a ping-pong between 2 real ranks (on this host, or in --netns NS1,NS2
                       of an emulated testbed) over the backend (default gloo), sizes

@@ -326,7 +326,9 @@ int64_t Kernel::wake_latency(LogicalProcess& lp) const {
   // 53 uniform bits: the same draws on every platform, which std's distributions do not
   // promise.
   const double u = double(lp.wake_random() >> 11) * 0x1.0p-53;
-  if (!samples.empty()) return samples[std::min(samples.size() - 1, size_t(u * double(samples.size())))];
+  if (!samples.empty()) {
+    return samples[std::min(samples.size() - 1, size_t(u * double(samples.size())))];
+  }
   // Inverse CDF of the exponential.
   return int64_t(std::llround(-double(config_.wake_mean_ns) * std::log1p(-u)));
 }

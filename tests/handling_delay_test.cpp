@@ -65,7 +65,9 @@ TEST(HandlingDelay, AReceiveCompletesThatMuchAfterItsMessageArrived) {
   const std::vector<int64_t> handed = receive_times(delayed);
   ASSERT_EQ(arrived.size(), 20u);
   ASSERT_EQ(handed.size(), 20u);
-  for (size_t k = 0; k < arrived.size(); ++k) EXPECT_EQ(handed[k] - arrived[k], 250'000) << "message " << k;
+  for (size_t k = 0; k < arrived.size(); ++k) {
+    EXPECT_EQ(handed[k] - arrived[k], 250'000) << "message " << k;
+  }
 }
 
 }  // namespace

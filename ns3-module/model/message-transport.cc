@@ -58,7 +58,8 @@ MessageTransport::GetTypeId()
 }
 
 MessageTransport::MessageTransport()
-    : m_endpointId(0)
+    : m_endpointId(0),
+      m_handedOnUntil(Time::Min())
 {
     NS_LOG_FUNCTION(this);
 }

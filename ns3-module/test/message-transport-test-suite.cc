@@ -474,7 +474,8 @@ class HandlingDelayTestCase : public TestCase
      */
     static std::vector<std::pair<uint64_t, Time>> Deliveries(double handling)
     {
-        DirectLink link = BuildDirectLink(DataRate("1Gbps"), MicroSeconds(20), MessageTransportHelper());
+        DirectLink link =
+            BuildDirectLink(DataRate("1Gbps"), MicroSeconds(20), MessageTransportHelper());
         if (handling >= 0)
         {
             Ptr<ConstantRandomVariable> delay = CreateObject<ConstantRandomVariable>();
