@@ -3,7 +3,6 @@
 #include <ns3/double.h>
 #include <ns3/pointer.h>
 
-#include <algorithm>
 #include <map>
 
 namespace uniference {
