@@ -1,11 +1,10 @@
 #include "apps/alpha_beta_fit.h"
 
+#include "apps/format_file.h"
+
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <optional>
 #include <stdexcept>
 
@@ -86,17 +85,9 @@ std::string star_link_overrides(const AlphaBeta& fit) {
 }
 
 MeasuredStarLink load_network_profile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::invalid_argument("cannot read network profile " + path + ": " + std::strerror(errno));
-  const nlohmann::json profile = nlohmann::json::parse(in, nullptr, false);
-  const auto bad = [&](const std::string& what) {
-    return std::invalid_argument("network profile " + path + ": " + what +
-                                 " (write one with uniference profile-network --out FILE.json)");
-  };
-  if (profile.is_discarded()) throw bad("not valid JSON");
-  if (!profile.is_object() || profile.value("format", "") != "uniference-network-profile") {
-    throw bad("\"format\" is not \"uniference-network-profile\"");
-  }
+  const std::string hint = "write one with uniference profile-network --out FILE.json";
+  const nlohmann::json profile = read_format_file(path, "network profile", "uniference-network-profile", hint);
+  const auto bad = [&](const std::string& what) { return format_file_error(path, "network profile", what, hint); };
   const nlohmann::json* link = profile.contains("star_link") ? &profile["star_link"] : nullptr;
   const auto number = [&](const char* key) {
     if (link == nullptr || !link->contains(key) || !(*link)[key].is_number()) {

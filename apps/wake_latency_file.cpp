@@ -1,26 +1,15 @@
 #include "apps/wake_latency_file.h"
 
-#include <nlohmann/json.hpp>
+#include "apps/format_file.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <stdexcept>
 
 namespace uniference {
 
 std::vector<int64_t> load_wake_latencies(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::invalid_argument("cannot read wake-up latencies " + path + ": " + std::strerror(errno));
-  const nlohmann::json file = nlohmann::json::parse(in, nullptr, false);
-  const auto bad = [&](const std::string& what) {
-    return std::invalid_argument("wake-up latencies " + path + ": " + what +
-                                 " (validation/testbed/sched_delays.py --samples writes one)");
-  };
-  if (file.is_discarded()) throw bad("not valid JSON");
-  if (!file.is_object() || file.value("format", "") != "uniference-wake-latency") {
-    throw bad("\"format\" is not \"uniference-wake-latency\"");
-  }
+  const std::string hint = "validation/testbed/sched_delays.py --samples writes one";
+  const nlohmann::json file = read_format_file(path, "wake-up latencies", "uniference-wake-latency", hint);
+  const auto bad = [&](const std::string& what) { return format_file_error(path, "wake-up latencies", what, hint); };
   if (file.value("format_version", 0) != 1) throw bad("\"format_version\" is not 1");
   const auto samples = file.find("samples_ns");
   if (samples == file.end() || !samples->is_array() || samples->empty()) {
