@@ -5,9 +5,12 @@
 #include "gilbert-elliott-error-model.h"
 
 #include "ns3/double.h"
+#include "ns3/log.h"
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("GilbertElliottErrorModel");
 
 NS_OBJECT_ENSURE_REGISTERED(GilbertElliottErrorModel);
 
@@ -59,6 +62,7 @@ GilbertElliottErrorModel::IsBad() const
 int64_t
 GilbertElliottErrorModel::AssignStreams(int64_t stream)
 {
+    NS_LOG_FUNCTION(this << stream);
     m_uniform->SetStream(stream);
     return 1;
 }
@@ -71,6 +75,7 @@ GilbertElliottErrorModel::DoCorrupt(Ptr<Packet>)
     if (m_uniform->GetValue() < (m_bad ? m_r : m_p))
     {
         m_bad = !m_bad;
+        NS_LOG_LOGIC("to the " << (m_bad ? "bad" : "good") << " state");
     }
     return m_uniform->GetValue() < (wasBad ? m_lossInBad : m_lossInGood);
 }
@@ -78,6 +83,7 @@ GilbertElliottErrorModel::DoCorrupt(Ptr<Packet>)
 void
 GilbertElliottErrorModel::DoReset()
 {
+    NS_LOG_FUNCTION(this);
     m_bad = false;
 }
 
