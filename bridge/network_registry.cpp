@@ -10,6 +10,7 @@
 #include "bridge/topologies/two_tier_topology.h"
 #include "bridge/topologies/wifi_cell_topology.h"
 
+#include <ns3/ib-net-device.h>
 #include <ns3/rdma-congestion-control.h>
 
 #include <ns3/tcp-bbr.h>
@@ -198,8 +199,8 @@ LinkFacts link_facts(const NetworkConfig& config, uint32_t ranks) {
   facts.delay_s = config.link_delay.GetSeconds();
   facts.mtu = config.mtu;
   if (config.transport == "rdma") {
-    // IbNetDevice's defaults: local routing header 8, base transport header 12, CRCs 4 + 2.
-    constexpr uint32_t kIbHeaderBytes = 26;
+    // IbNetDevice's default headers and trailers: the fabric the run builds keeps them.
+    constexpr uint32_t kIbHeaderBytes = ns3::IbNetDevice::DEFAULT_HEADER_BYTES;
     facts.header_bytes = kIbHeaderBytes;
     facts.mtu = config.rdma.mtu + kIbHeaderBytes;
     facts.cut_through = true;

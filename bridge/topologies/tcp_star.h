@@ -7,6 +7,7 @@
 #include "bridge/network_config.h"
 
 #include <ns3/data-rate.h>
+#include <ns3/ethernet-net-device.h>
 #include <ns3/message-transport.h>
 #include <ns3/nstime.h>
 #include <ns3/queue-size.h>
@@ -19,7 +20,7 @@
 
 namespace uniference {
 
-inline constexpr uint32_t kEthernetHeader = 14;
+inline constexpr uint32_t kEthernetHeader = ns3::EthernetNetDevice::HEADER_BYTES;
 
 // The TCP variant (Cubic unless named) and the transports' segment and buffer sizes.
 template <typename Helper>

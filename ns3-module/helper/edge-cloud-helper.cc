@@ -10,11 +10,14 @@
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-global-routing-helper.h"
+#include "ns3/log.h"
 #include "ns3/queue-size.h"
 #include "ns3/varying-link-channel.h"
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("EdgeCloudHelper");
 
 EdgeCloudHelper::EdgeCloudHelper()
 {
@@ -51,6 +54,7 @@ EdgeCloudHelper::SetTransportAttribute(const std::string& name, const AttributeV
 NodeContainer
 EdgeCloudHelper::Install(uint32_t edge, uint32_t cloud)
 {
+    NS_LOG_FUNCTION(this << edge << cloud);
     NS_ABORT_MSG_IF(m_wanChannel, "EdgeCloudHelper: Install called twice");
     NS_ABORT_MSG_IF(edge == 0 || cloud == 0,
                     "EdgeCloudHelper: each site needs an endpoint (edge " << edge << ", cloud "

@@ -11,6 +11,7 @@
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/ipv4-static-routing.h"
+#include "ns3/log.h"
 #include "ns3/lte-helper.h"
 #include "ns3/mobility-helper.h"
 #include "ns3/point-to-point-net-device.h"
@@ -23,6 +24,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("LteCellHelper");
 
 LteCellHelper::LteCellHelper()
     : m_distance(100)
@@ -57,6 +60,7 @@ LteCellHelper::SetTransportAttribute(const std::string& name, const AttributeVal
 NodeContainer
 LteCellHelper::Install(uint32_t devices, uint32_t servers)
 {
+    NS_LOG_FUNCTION(this << devices << servers);
     NS_ABORT_MSG_IF(m_transports.GetN() > 0, "LteCellHelper: Install called twice");
     NS_ABORT_MSG_IF(devices == 0 || servers == 0,
                     "LteCellHelper: needs a device and a server (devices "

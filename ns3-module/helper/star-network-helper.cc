@@ -14,8 +14,6 @@
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/point-to-point-star.h"
 #include "ns3/queue-size.h"
-#include "ns3/tcp-congestion-ops.h"
-#include "ns3/tcp-l4-protocol.h"
 #include "ns3/queue-disc.h"
 #include "ns3/traffic-control-layer.h"
 #include "ns3/type-id.h"
@@ -26,8 +24,7 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("StarNetworkHelper");
 
 StarNetworkHelper::StarNetworkHelper()
-    : m_baseNetwork("10.1.1.0"),
-      m_mask("255.255.255.0")
+    : TcpStarHelperBase("StarNetworkHelper", Ipv4Address("10.1.1.0"), Ipv4Mask("255.255.255.0"))
 {
     m_pointToPoint.SetQueue(
         "ns3::DropTailQueue",
@@ -69,39 +66,6 @@ StarNetworkHelper::SetLinkAttribute(PointToPointHelper& links,
     {
         links.SetDeviceAttribute(name, value);
     }
-}
-
-void
-StarNetworkHelper::SetTcpVariant(TypeId variant)
-{
-    // Asking the TypeId tree (IsChildOf) would not do: ns-3 3.37 registers ns3::TcpCubic with
-    // TcpSocketBase as parent. What TcpL4Protocol will need is an object of this type that is a
-    // TcpCongestionOps, so that is what is checked.
-    bool isCongestionOps = false;
-    if (variant.HasConstructor())
-    {
-        ObjectFactory factory;
-        factory.SetTypeId(variant);
-        isCongestionOps = bool(DynamicCast<TcpCongestionOps>(factory.Create()));
-    }
-    NS_ABORT_MSG_UNLESS(isCongestionOps,
-                        "StarNetworkHelper: " << variant.GetName()
-                                              << " is not a TCP congestion control "
-                                                 "(a subclass of ns3::TcpCongestionOps)");
-    m_tcpVariant = variant;
-}
-
-void
-StarNetworkHelper::SetTransportAttribute(const std::string& name, const AttributeValue& value)
-{
-    m_transportHelper.SetAttribute(name, value);
-}
-
-void
-StarNetworkHelper::SetBaseNetwork(Ipv4Address network, Ipv4Mask mask)
-{
-    m_baseNetwork = network;
-    m_mask = mask;
 }
 
 void
@@ -148,14 +112,7 @@ StarNetworkHelper::Install(uint32_t n)
         all.Add(m_star->GetSpokeNode(i));
         addresses.push_back(m_star->GetSpokeIpv4Address(i));
     }
-    if (m_tcpVariant.GetUid() != 0)
-    {
-        for (uint32_t k = 0; k < all.GetN(); ++k)
-        {
-            all.Get(k)->GetObject<TcpL4Protocol>()->SetAttribute("SocketType",
-                                                                 TypeIdValue(m_tcpVariant));
-        }
-    }
+    InstallTcpVariant(all);
     m_transports = m_transportHelper.Install(m_endpoints, addresses);
     return m_endpoints;
 }

@@ -5,7 +5,7 @@
 #ifndef STAR_NETWORK_HELPER_H
 #define STAR_NETWORK_HELPER_H
 
-#include "message-transport-helper.h"
+#include "tcp-star-helper-base.h"
 
 #include "ns3/application-container.h"
 #include "ns3/attribute.h"
@@ -44,8 +44,11 @@ class PointToPointStarHelper;
  * ACKs of one flow wait behind up to 100 data packets of another flow on the same link, which
  * stretches the round-trip time beyond what the default TCP buffers cover and slows ring and
  * pipelined collectives by several percent. SetDeviceQueue restores any other choice.
+ *
+ * SetTcpVariant, SetTransportAttribute and SetBaseNetwork come from TcpStarHelperBase; the
+ * congestion control applies to the hub's stack as well as the endpoints'.
  */
-class StarNetworkHelper
+class StarNetworkHelper : public TcpStarHelperBase
 {
   public:
     StarNetworkHelper();
@@ -118,27 +121,6 @@ class StarNetworkHelper
                                  const AttributeValue& value);
 
     /**
-     * \brief Choose the TCP congestion control of every node (the SocketType of its
-     * ns3::TcpL4Protocol); ns-3's default (TcpCubic in 3.37) otherwise.
-     * \param variant a subclass of ns3::TcpCongestionOps, for example TcpCubic::GetTypeId()
-     */
-    void SetTcpVariant(TypeId variant);
-
-    /**
-     * \brief Set an attribute of every transport (ns3::TcpMessageTransport).
-     * \param name an attribute of ns3::TcpMessageTransport, for example SegmentSize
-     * \param value its value
-     */
-    void SetTransportAttribute(const std::string& name, const AttributeValue& value);
-
-    /**
-     * \brief Choose the addresses of the links.
-     * \param network the first link's network; later links take the following ones
-     * \param mask each link's network mask
-     */
-    void SetBaseNetwork(Ipv4Address network, Ipv4Mask mask);
-
-    /**
      * \brief Build the network and its transports; call once.
      * \param n number of endpoints
      * \return the endpoint nodes
@@ -182,12 +164,8 @@ class StarNetworkHelper
     static void InstallLinkDiscs(Ptr<Node> node, const ObjectFactory& factory);
 
     PointToPointHelper m_pointToPoint;              //!< Configures the links
-    MessageTransportHelper m_transportHelper;       //!< Configures the transports
     ObjectFactory m_endpointDiscFactory;            //!< Endpoints' link discs, if set
     ObjectFactory m_hubDiscFactory;                 //!< The hub's link discs, if set
-    TypeId m_tcpVariant;                            //!< Congestion control; uid 0 for default
-    Ipv4Address m_baseNetwork;                      //!< First link's network
-    Ipv4Mask m_mask;                                //!< Each link's mask
     std::unique_ptr<PointToPointStarHelper> m_star; //!< The topology, once installed
     NodeContainer m_endpoints;                      //!< Endpoint nodes
     ApplicationContainer m_transports;              //!< One per endpoint

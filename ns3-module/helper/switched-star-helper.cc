@@ -15,8 +15,6 @@
 #include "ns3/log.h"
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/queue-size.h"
-#include "ns3/tcp-congestion-ops.h"
-#include "ns3/tcp-l4-protocol.h"
 #include "ns3/trace-helper.h"
 #include "ns3/queue-disc.h"
 #include "ns3/traffic-control-layer.h"
@@ -27,8 +25,7 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("SwitchedStarHelper");
 
 SwitchedStarHelper::SwitchedStarHelper()
-    : m_baseNetwork("10.1.0.0"),
-      m_mask("255.255.0.0")
+    : TcpStarHelperBase("SwitchedStarHelper", Ipv4Address("10.1.0.0"), Ipv4Mask("255.255.0.0"))
 {
     m_deviceFactory.SetTypeId(EthernetNetDevice::GetTypeId());
     m_channelFactory.SetTypeId(EthernetChannel::GetTypeId());
@@ -68,38 +65,6 @@ void
 SwitchedStarHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
 {
     m_switchFactory.Set(name, value);
-}
-
-void
-SwitchedStarHelper::SetTcpVariant(TypeId variant)
-{
-    // As StarNetworkHelper::SetTcpVariant: ns-3 3.37 registers some congestion controls under
-    // TcpSocketBase, so an instance is asked rather than the TypeId tree.
-    bool isCongestionOps = false;
-    if (variant.HasConstructor())
-    {
-        ObjectFactory factory;
-        factory.SetTypeId(variant);
-        isCongestionOps = bool(DynamicCast<TcpCongestionOps>(factory.Create()));
-    }
-    NS_ABORT_MSG_UNLESS(isCongestionOps,
-                        "SwitchedStarHelper: " << variant.GetName()
-                                               << " is not a TCP congestion control "
-                                                  "(a subclass of ns3::TcpCongestionOps)");
-    m_tcpVariant = variant;
-}
-
-void
-SwitchedStarHelper::SetTransportAttribute(const std::string& name, const AttributeValue& value)
-{
-    m_transportHelper.SetAttribute(name, value);
-}
-
-void
-SwitchedStarHelper::SetBaseNetwork(Ipv4Address network, Ipv4Mask mask)
-{
-    m_baseNetwork = network;
-    m_mask = mask;
 }
 
 NodeContainer
@@ -186,15 +151,7 @@ SwitchedStarHelper::Install(uint32_t n)
         entry->MarkPermanent();
     }
 
-    if (m_tcpVariant.GetUid() != 0)
-    {
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            m_endpoints.Get(i)->GetObject<TcpL4Protocol>()->SetAttribute(
-                "SocketType",
-                TypeIdValue(m_tcpVariant));
-        }
-    }
+    InstallTcpVariant(m_endpoints);
     m_transports = m_transportHelper.Install(m_endpoints, m_addresses);
     return m_endpoints;
 }

@@ -5,7 +5,7 @@
 #ifndef SWITCHED_STAR_HELPER_H
 #define SWITCHED_STAR_HELPER_H
 
-#include "message-transport-helper.h"
+#include "tcp-star-helper-base.h"
 
 #include "ns3/application-container.h"
 #include "ns3/attribute.h"
@@ -50,8 +50,11 @@ namespace ns3
  * it and one flow's ACKs do not wait behind another flow's data. The switch's ports have no
  * such layer above them; their queues are the switch's output buffers (EthernetSwitch's
  * PortQueueSize).
+ *
+ * SetTcpVariant, SetTransportAttribute and SetBaseNetwork come from TcpStarHelperBase; the
+ * switch runs no TCP, so the congestion control applies to the endpoints alone.
  */
-class SwitchedStarHelper
+class SwitchedStarHelper : public TcpStarHelperBase
 {
   public:
     SwitchedStarHelper();
@@ -120,27 +123,6 @@ class SwitchedStarHelper
     void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
 
     /**
-     * \brief Choose the TCP congestion control of every endpoint (the SocketType of its
-     * ns3::TcpL4Protocol); ns-3's default (TcpCubic in 3.37) otherwise.
-     * \param variant a subclass of ns3::TcpCongestionOps, for example TcpCubic::GetTypeId()
-     */
-    void SetTcpVariant(TypeId variant);
-
-    /**
-     * \brief Set an attribute of every transport (ns3::TcpMessageTransport).
-     * \param name an attribute of ns3::TcpMessageTransport, for example SegmentSize
-     * \param value its value
-     */
-    void SetTransportAttribute(const std::string& name, const AttributeValue& value);
-
-    /**
-     * \brief Choose the endpoints' subnet.
-     * \param network the subnet; endpoint i gets its (i + 1)-th address
-     * \param mask its mask, wide enough for every endpoint
-     */
-    void SetBaseNetwork(Ipv4Address network, Ipv4Mask mask);
-
-    /**
      * \brief Build the network and its transports; call once.
      * \param n number of endpoints
      * \return the endpoint nodes
@@ -185,10 +167,6 @@ class SwitchedStarHelper
     ObjectFactory m_switchFactory;            //!< Makes the switch
     ObjectFactory m_endpointDiscFactory;      //!< Endpoints' link discs, if set
     ObjectFactory m_hubDiscFactory;           //!< The hub's link discs, if set
-    MessageTransportHelper m_transportHelper; //!< Configures the transports
-    TypeId m_tcpVariant;                      //!< Congestion control; uid 0 for default
-    Ipv4Address m_baseNetwork;                //!< The endpoints' subnet
-    Ipv4Mask m_mask;                          //!< Its mask
     NodeContainer m_endpoints;                //!< Endpoint nodes
     Ptr<Node> m_switchNode;                   //!< The switch's node
     Ptr<EthernetSwitch> m_switch;             //!< The switch

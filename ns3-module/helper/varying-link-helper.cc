@@ -6,6 +6,7 @@
 
 #include "ns3/error-model.h"
 #include "ns3/link-condition.h"
+#include "ns3/log.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/point-to-point-net-device.h"
@@ -16,6 +17,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("VaryingLinkHelper");
 
 VaryingLinkHelper::VaryingLinkHelper()
     : m_perDirectionRates(false)
@@ -55,12 +58,16 @@ VaryingLinkHelper::SetPathAttribute(const std::string& name, const AttributeValu
 NetDeviceContainer
 VaryingLinkHelper::Install(Ptr<Node> a, Ptr<Node> b)
 {
+    NS_LOG_FUNCTION(this << a << b);
     Ptr<VaryingLinkChannel> channel = m_channelFactory.Create<VaryingLinkChannel>();
     channel->AddCondition(m_pathFactory.Create<LinkCondition>());
     for (const ObjectFactory& impairment : m_impairments)
     {
         channel->AddCondition(impairment.Create<LinkCondition>());
     }
+    NS_LOG_LOGIC("path " << m_pathFactory.GetTypeId().GetName() << " and " << m_impairments.size()
+                         << " impairments between node " << a->GetId() << " and node "
+                         << b->GetId());
     NetDeviceContainer devices;
     Ptr<Node> ends[2] = {a, b};
     for (int i = 0; i < 2; ++i)

@@ -7,6 +7,7 @@
 #include "ns3/abort.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
+#include "ns3/log.h"
 #include "ns3/mobility-helper.h"
 #include "ns3/string.h"
 #include "ns3/vector.h"
@@ -18,6 +19,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("WifiCellHelper");
 
 namespace
 {
@@ -45,6 +48,7 @@ WifiCellHelper::HeMcsRate(uint32_t mcs)
 void
 WifiCellHelper::SetRate(DataRate rate)
 {
+    NS_LOG_FUNCTION(this << rate);
     m_mcs = 0;
     for (uint32_t mcs = 0; mcs < HE_MCS_COUNT; ++mcs)
     {
@@ -53,6 +57,7 @@ WifiCellHelper::SetRate(DataRate rate)
             m_mcs = mcs;
         }
     }
+    NS_LOG_LOGIC("HE MCS " << m_mcs << " (" << HeMcsRate(m_mcs) << ") for " << rate);
 }
 
 uint32_t
@@ -83,6 +88,7 @@ WifiCellHelper::SetTransportAttribute(const std::string& name, const AttributeVa
 NodeContainer
 WifiCellHelper::Install(uint32_t n)
 {
+    NS_LOG_FUNCTION(this << n);
     NS_ABORT_MSG_IF(m_transports.GetN() > 0, "WifiCellHelper: Install called twice");
     NS_ABORT_MSG_IF(n == 0, "WifiCellHelper: a cell needs a station");
     NodeContainer stations(n);

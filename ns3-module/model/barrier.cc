@@ -6,8 +6,12 @@
 
 #include "collective-registry.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("Barrier");
 
 NS_OBJECT_ENSURE_REGISTERED(Barrier);
 NS_COLLECTIVE_ALGORITHM_REGISTER(Barrier, "barrier", "dissemination");
@@ -41,6 +45,7 @@ Barrier::GetRounds() const
 void
 Barrier::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
+    NS_LOG_FUNCTION(this << index);
     uint32_t n = GetN();
     CollectiveProgram::Region nothing{CollectiveProgram::OUTPUT, 0, 0};
     std::vector<CollectiveProgram::Step> heard;

@@ -6,10 +6,13 @@
 
 #include "collective-registry.h"
 
+#include "ns3/log.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("ChainCollectives");
 
 NS_OBJECT_ENSURE_REGISTERED(RingBroadcast);
 NS_OBJECT_ENSURE_REGISTERED(RingReduce);
@@ -43,6 +46,7 @@ RingBroadcast::RingBroadcast()
 void
 RingBroadcast::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
+    NS_LOG_FUNCTION(this << index);
     uint32_t n = GetN();
     uint32_t next = (index + 1) % n;
     bool last = next == GetRoot();
@@ -85,6 +89,7 @@ RingReduce::RingReduce()
 void
 RingReduce::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
+    NS_LOG_FUNCTION(this << index);
     uint32_t n = GetN();
     if (n == 1)
     {

@@ -5,11 +5,14 @@
 #include "collective-data.h"
 
 #include "ns3/abort.h"
+#include "ns3/log.h"
 
 #include <algorithm>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("CollectiveData");
 
 CollectivePayload::~CollectivePayload() = default;
 
@@ -28,6 +31,7 @@ class VectorPayload : public CollectivePayload
 VectorCollectiveData::VectorCollectiveData(uint32_t participants)
     : m_buffers(participants)
 {
+    NS_LOG_FUNCTION(this << participants);
 }
 
 VectorCollectiveData::Buffers&
@@ -39,6 +43,7 @@ VectorCollectiveData::Get(uint32_t participant)
 void
 VectorCollectiveData::Prepare(uint32_t participant, uint64_t scratchCount)
 {
+    NS_LOG_FUNCTION(this << participant << scratchCount);
     m_buffers.at(participant).scratch.assign(scratchCount, 0.0);
 }
 
@@ -77,6 +82,7 @@ VectorCollectiveData::Write(double* into,
 std::unique_ptr<CollectivePayload>
 VectorCollectiveData::Capture(uint32_t participant, const CollectiveProgram::Region& region)
 {
+    NS_LOG_FUNCTION(this << participant << region.offset << region.count);
     auto payload = std::make_unique<VectorPayload>();
     const double* begin = Locate(participant, region);
     payload->values.assign(begin, begin + region.count);
@@ -89,6 +95,7 @@ VectorCollectiveData::Deliver(uint32_t participant,
                               const CollectivePayload& payload,
                               CollectiveProgram::Action action)
 {
+    NS_LOG_FUNCTION(this << participant << into.offset << into.count << action);
     const auto& values = static_cast<const VectorPayload&>(payload).values;
     NS_ABORT_MSG_UNLESS(values.size() == into.count,
                         "participant " << participant << ": a message of " << values.size()
@@ -102,6 +109,7 @@ VectorCollectiveData::Local(uint32_t participant,
                             const CollectiveProgram::Region& from,
                             CollectiveProgram::Action action)
 {
+    NS_LOG_FUNCTION(this << participant << into.offset << from.offset << into.count << action);
     // Through a copy: the regions may overlap.
     std::vector<double> values(Locate(participant, from), Locate(participant, from) + from.count);
     Write(Locate(participant, into), values.data(), into.count, action);

@@ -6,12 +6,15 @@
 
 #include "ns3/abort.h"
 #include "ns3/assert.h"
+#include "ns3/log.h"
 
 #include <algorithm>
 #include <sstream>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("CollectiveProgram");
 
 namespace
 {
@@ -55,6 +58,7 @@ CollectiveProgram::CollectiveProgram(uint32_t participant)
     : m_participant(participant),
       m_scratch(0)
 {
+    NS_LOG_FUNCTION(this << participant);
 }
 
 CollectiveProgram::Region
@@ -105,6 +109,7 @@ CollectiveProgram::Add(Op op, const std::vector<Step>& after)
         ++op.dependencyCount;
     }
     m_ops.push_back(op);
+    NS_LOG_LOGIC(Describe(self) << ", after " << op.dependencyCount << " earlier steps");
     return self;
 }
 

@@ -6,12 +6,15 @@
 
 #include "collective-registry.h"
 
+#include "ns3/log.h"
 #include "ns3/uinteger.h"
 
 #include <functional>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("DirectCollective");
 
 NS_OBJECT_ENSURE_REGISTERED(DirectAllReduce);
 NS_OBJECT_ENSURE_REGISTERED(DirectReduceScatter);
@@ -173,6 +176,7 @@ DirectAllReduce::DirectAllReduce()
 void
 DirectAllReduce::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
+    NS_LOG_FUNCTION(this << index);
     uint32_t n = GetN();
     uint64_t count = GetCount();
     Region whole{CollectiveProgram::OUTPUT, 0, count};
@@ -201,6 +205,7 @@ DirectReduceScatter::DirectReduceScatter()
 void
 DirectReduceScatter::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
+    NS_LOG_FUNCTION(this << index);
     uint32_t n = GetN();
     Region input{CollectiveProgram::INPUT, 0, GetCount()};
     Region mine = CollectiveProgram::Part(input, n, index);
@@ -229,6 +234,7 @@ DirectAllGather::DirectAllGather()
 void
 DirectAllGather::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
+    NS_LOG_FUNCTION(this << index);
     uint32_t n = GetN();
     Region output{CollectiveProgram::OUTPUT, 0, GetCount()};
     Region mine = CollectiveProgram::Part(output, n, index);
@@ -256,6 +262,7 @@ DirectAllToAll::DirectAllToAll()
 void
 DirectAllToAll::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
+    NS_LOG_FUNCTION(this << index);
     uint32_t n = GetN();
     std::vector<Region> out = Blocks(CollectiveProgram::INPUT, GetSendCounts(index));
     std::vector<Region> in = Blocks(CollectiveProgram::OUTPUT, GetRecvCounts(index));
@@ -282,6 +289,7 @@ PairwiseAllToAll::PairwiseAllToAll()
 void
 PairwiseAllToAll::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
+    NS_LOG_FUNCTION(this << index);
     uint32_t n = GetN();
     std::vector<Region> out = Blocks(CollectiveProgram::INPUT, GetSendCounts(index));
     std::vector<Region> in = Blocks(CollectiveProgram::OUTPUT, GetRecvCounts(index));
@@ -314,6 +322,7 @@ DirectBroadcast::DirectBroadcast()
 void
 DirectBroadcast::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
+    NS_LOG_FUNCTION(this << index);
     uint32_t n = GetN();
     Region whole{CollectiveProgram::OUTPUT, 0, GetCount()};
     if (index == GetRoot())
@@ -344,6 +353,7 @@ DirectReduce::DirectReduce()
 void
 DirectReduce::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
+    NS_LOG_FUNCTION(this << index);
     uint32_t n = GetN();
     uint64_t count = GetCount();
     Region whole{CollectiveProgram::OUTPUT, 0, count};
@@ -376,6 +386,7 @@ DirectGather::DirectGather()
 void
 DirectGather::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
+    NS_LOG_FUNCTION(this << index);
     uint32_t n = GetN();
     Region output{CollectiveProgram::OUTPUT, 0, GetCount()};
     Region mine = CollectiveProgram::Part(output, n, index);
@@ -407,6 +418,7 @@ DirectScatter::DirectScatter()
 void
 DirectScatter::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
+    NS_LOG_FUNCTION(this << index);
     uint32_t n = GetN();
     Region input{CollectiveProgram::INPUT, 0, GetCount()};
     Region mine = CollectiveProgram::Part(input, n, index);

@@ -27,12 +27,6 @@ NS_LOG_COMPONENT_DEFINE("EthernetNetDevice");
 
 NS_OBJECT_ENSURE_REGISTERED(EthernetNetDevice);
 
-namespace
-{
-/// Bytes of the Ethernet II header every frame carries.
-constexpr uint32_t HEADER_SIZE = 14;
-} // namespace
-
 TypeId
 EthernetNetDevice::GetTypeId()
 {

@@ -48,6 +48,9 @@ class EventId;
 class EthernetNetDevice : public NetDevice
 {
   public:
+    /// Bytes of the Ethernet II header every frame carries: destination, source, EtherType.
+    static constexpr uint32_t HEADER_BYTES = 14;
+
     /// Bytes an Ethernet frame is padded to, header included and FCS excluded.
     static constexpr uint32_t MIN_FRAME_SIZE = 60;
 

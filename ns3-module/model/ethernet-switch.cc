@@ -22,9 +22,6 @@ NS_LOG_COMPONENT_DEFINE("EthernetSwitch");
 namespace
 {
 
-/// Destination, source and type: what a frame carries before its payload.
-constexpr uint32_t ETHERNET_HEADER = 14;
-
 /**
  * A whole frame in a port's queue disc: its header is on already, and it has no ECN field. Its
  * size is what follows the Ethernet header, so that a disc on a port counts a packet as a disc
@@ -42,7 +39,7 @@ class FrameItem : public QueueDiscItem
 
     uint32_t GetSize() const override
     {
-        return GetPacket()->GetSize() - ETHERNET_HEADER;
+        return GetPacket()->GetSize() - EthernetNetDevice::HEADER_BYTES;
     }
 
     void AddHeader() override

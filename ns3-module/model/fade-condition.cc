@@ -5,6 +5,7 @@
 #include "fade-condition.h"
 
 #include "ns3/double.h"
+#include "ns3/log.h"
 #include "ns3/pointer.h"
 #include "ns3/string.h"
 
@@ -12,6 +13,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("FadeCondition");
 
 NS_OBJECT_ENSURE_REGISTERED(FadeCondition);
 
@@ -49,6 +52,7 @@ FadeCondition::GetTypeId()
 int64_t
 FadeCondition::AssignStreams(int64_t stream)
 {
+    NS_LOG_FUNCTION(this << stream);
     m_clearTime->SetStream(stream);
     m_fadeTime->SetStream(stream + 1);
     return 2;
@@ -82,6 +86,10 @@ FadeCondition::SpellAt(Time t)
             next = CLEAR;
             break;
         }
+        NS_LOG_LOGIC((last.state == CLEAR   ? "clear"
+                      : last.state == FADED ? "faded"
+                                            : "recovering")
+                     << " from " << last.start.As(Time::S) << " for " << length.As(Time::S));
         m_spells.push_back({last.start + length, next});
     }
     auto later = std::upper_bound(m_spells.begin(), m_spells.end(), t,
@@ -109,6 +117,7 @@ FadeCondition::GetOutageEnd(Time t)
         SpellAt(m_spells[i + 1].start);
         ++i;
     }
+    NS_LOG_LOGIC("faded at " << t.As(Time::S) << ": out until " << m_spells[i].start.As(Time::S));
     return m_spells[i].start;
 }
 

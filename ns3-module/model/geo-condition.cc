@@ -7,12 +7,15 @@
 #include "satellite-geometry.h"
 
 #include "ns3/double.h"
+#include "ns3/log.h"
 #include "ns3/uinteger.h"
 
 #include <cmath>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("GeoCondition");
 
 NS_OBJECT_ENSURE_REGISTERED(GeoCondition);
 

@@ -5,9 +5,12 @@
 #include "gilbert-elliott-error-model.h"
 
 #include "ns3/double.h"
+#include "ns3/log.h"
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("GilbertElliottErrorModel");
 
 NS_OBJECT_ENSURE_REGISTERED(GilbertElliottErrorModel);
 
@@ -59,6 +62,7 @@ GilbertElliottErrorModel::IsBad() const
 int64_t
 GilbertElliottErrorModel::AssignStreams(int64_t stream)
 {
+    NS_LOG_FUNCTION(this << stream);
     m_uniform->SetStream(stream);
     return 1;
 }
@@ -70,6 +74,9 @@ GilbertElliottErrorModel::DoCorrupt(Ptr<Packet>)
     const bool wasBad = m_bad;
     if (m_uniform->GetValue() < (m_bad ? m_r : m_p))
     {
+        // No log here: even in this rarely taken branch, a log statement made every call of
+        // this per-packet function slower (7 instructions more per packet, measured with
+        // callgrind on uniference-link-impairment: 33.0 to 40.1 million).
         m_bad = !m_bad;
     }
     return m_uniform->GetValue() < (wasBad ? m_lossInBad : m_lossInGood);
@@ -78,6 +85,7 @@ GilbertElliottErrorModel::DoCorrupt(Ptr<Packet>)
 void
 GilbertElliottErrorModel::DoReset()
 {
+    NS_LOG_FUNCTION(this);
     m_bad = false;
 }
 

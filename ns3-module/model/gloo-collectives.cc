@@ -10,12 +10,15 @@
 #include "collective-registry.h"
 #include "tree-collectives.h"
 
+#include "ns3/log.h"
 #include "ns3/uinteger.h"
 
 #include <functional>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("GlooCollectives");
 
 NS_OBJECT_ENSURE_REGISTERED(GlooAllReduce);
 NS_OBJECT_ENSURE_REGISTERED(GlooAllGather);
@@ -111,6 +114,7 @@ GlooAllReduce::GlooAllReduce()
 void
 GlooAllReduce::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
+    NS_LOG_FUNCTION(this << index);
     const uint32_t n = GetN();
     if (n == 1)
     {
@@ -180,6 +184,7 @@ GlooAllGather::GlooAllGather()
 void
 GlooAllGather::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
+    NS_LOG_FUNCTION(this << index);
     const uint32_t n = GetN();
     const uint64_t block = GetCount() / n;
     auto half = [&](uint32_t b, uint32_t h) {
@@ -231,6 +236,7 @@ GlooBroadcast::GlooBroadcast()
 void
 GlooBroadcast::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
+    NS_LOG_FUNCTION(this << index);
     TreeCollective::Node node = TreeCollective::GetBinomialNode(GetN(), GetRoot(), index);
     Region whole{CollectiveProgram::OUTPUT, 0, GetCount()};
     std::vector<Step> here;
@@ -263,6 +269,7 @@ GlooAllToAll::GlooAllToAll()
 void
 GlooAllToAll::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
+    NS_LOG_FUNCTION(this << index);
     const uint32_t n = GetN();
     std::vector<Region> out = Blocks(CollectiveProgram::INPUT, GetSendCounts(index));
     std::vector<Region> in = Blocks(CollectiveProgram::OUTPUT, GetRecvCounts(index));

@@ -6,8 +6,12 @@
 
 #include "collective-registry.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("HalvingDoublingAllReduce");
 
 NS_OBJECT_ENSURE_REGISTERED(HalvingDoublingAllReduce);
 NS_COLLECTIVE_ALGORITHM_REGISTER(HalvingDoublingAllReduce, "all_reduce", "halving_doubling");
@@ -33,6 +37,7 @@ HalvingDoublingAllReduce::HalvingDoublingAllReduce()
 void
 HalvingDoublingAllReduce::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
+    NS_LOG_FUNCTION(this << index);
     uint32_t n = GetN();
     uint32_t p = 1;
     while (p * 2 <= n)
@@ -44,6 +49,8 @@ HalvingDoublingAllReduce::BuildProgram(uint32_t index, CollectiveProgram& progra
     // Among the first 2 * extra participants, the even ones fold into their odd neighbour.
     if (index < 2 * extra && index % 2 == 0)
     {
+        NS_LOG_LOGIC("participant " << index << ": beyond the largest power of two (" << p
+                                    << ") in " << n << "; folds into " << index + 1);
         Step handed = program.Send(index + 1, whole);
         program.Recv(index + 1, whole, CollectiveProgram::COPY, {handed});
         return;

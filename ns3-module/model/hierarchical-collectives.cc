@@ -7,10 +7,13 @@
 #include "collective-registry.h"
 
 #include "ns3/abort.h"
+#include "ns3/log.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("HierarchicalCollectives");
 
 NS_OBJECT_ENSURE_REGISTERED(HierarchicalAllReduce);
 NS_OBJECT_ENSURE_REGISTERED(HierarchicalAllToAll);
@@ -65,12 +68,15 @@ HierarchicalAllReduce::HierarchicalAllReduce()
 void
 HierarchicalAllReduce::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
+    NS_LOG_FUNCTION(this << index);
     uint32_t n = GetN();
     uint32_t local = std::min(m_localSize, n);
     CheckServers("hierarchical all-reduce", n, local);
     uint32_t servers = n / local;
     uint32_t server = index / local;
     uint32_t position = index % local;
+    NS_LOG_LOGIC("participant " << index << ": position " << position << " of " << local
+                                << " on server " << server << " of " << servers);
     Ring inside;
     for (uint32_t l = 0; l < local; ++l)
     {
@@ -144,6 +150,7 @@ HierarchicalAllToAll::TakesUnevenSplits() const
 void
 HierarchicalAllToAll::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
+    NS_LOG_FUNCTION(this << index);
     uint32_t n = GetN();
     uint32_t local = std::min(m_localSize, n);
     CheckServers("hierarchical all-to-all", n, local);

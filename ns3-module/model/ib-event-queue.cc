@@ -6,12 +6,15 @@
 
 #include "ib-net-device.h"
 
+#include "ns3/log.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("IbEventQueue");
 
 IbEventQueue&
 IbEventQueue::Get()
@@ -35,6 +38,7 @@ IbEventQueue::Schedule(int64_t delayNs, Kind kind, IbNetDevice* device, const Ib
 {
     if (!m_destroyHooked)
     {
+        NS_LOG_LOGIC("the run's first fabric event; the queue empties at Simulator::Destroy");
         m_destroyHooked = true;
         Simulator::ScheduleDestroy(&IbEventQueue::Reset);
     }
@@ -120,7 +124,9 @@ IbEventQueue::GetEventCount() const
 void
 IbEventQueue::Reset()
 {
+    NS_LOG_FUNCTION_NOARGS();
     IbEventQueue& queue = Get();
+    NS_LOG_LOGIC(queue.m_count << " fabric events run");
     queue.m_heap.clear();
     queue.m_packets.clear();
     queue.m_free.clear();

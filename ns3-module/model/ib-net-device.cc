@@ -44,7 +44,7 @@ IbNetDevice::GetTypeId()
             .AddAttribute("HeaderBytes",
                           "Headers and trailers of every packet: local routing header (8), "
                           "base transport header (12), invariant CRC (4), variant CRC (2).",
-                          UintegerValue(26),
+                          UintegerValue(DEFAULT_HEADER_BYTES),
                           MakeUintegerAccessor(&IbNetDevice::m_headerBytes),
                           MakeUintegerChecker<uint32_t>(0, 512))
             .AddAttribute("VirtualLanes",

@@ -81,6 +81,10 @@ class IbPortOwner
 class IbNetDevice : public NetDevice
 {
   public:
+    /// HeaderBytes' default: local routing header (8), base transport header (12), invariant
+    /// CRC (4), variant CRC (2).
+    static constexpr uint32_t DEFAULT_HEADER_BYTES = 26;
+
     /**
      * \brief Get the type ID.
      * \return the object TypeId

@@ -7,12 +7,15 @@
 #include "satellite-geometry.h"
 
 #include "ns3/double.h"
+#include "ns3/log.h"
 #include "ns3/uinteger.h"
 
 #include <cmath>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("LeoPassCondition");
 
 NS_OBJECT_ENSURE_REGISTERED(LeoPassCondition);
 
@@ -140,7 +143,12 @@ LeoPassCondition::GetOutageEnd(Time t)
         return t;
     }
     const Time end = TimeStep(m_handoverInterval.GetTimeStep() * int64_t(handovers)) + m_handoverOutage;
-    return t < end ? end : t;
+    if (t < end)
+    {
+        NS_LOG_LOGIC("handover " << handovers << ": out until " << end.As(Time::S));
+        return end;
+    }
+    return t;
 }
 
 Time

@@ -4,8 +4,12 @@
 
 #include "link-condition.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("LinkCondition");
 
 NS_OBJECT_ENSURE_REGISTERED(LinkCondition);
 NS_OBJECT_ENSURE_REGISTERED(FixedDelayCondition);

@@ -12,7 +12,7 @@
 namespace ns3
 {
 
-NS_LOG_COMPONENT_DEFINE("RingCollectives");
+NS_LOG_COMPONENT_DEFINE("RingCollective");
 
 NS_OBJECT_ENSURE_REGISTERED(RingCollective);
 NS_OBJECT_ENSURE_REGISTERED(RingAllReduce);
@@ -181,6 +181,7 @@ RingAllReduce::RingAllReduce()
 void
 RingAllReduce::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
+    NS_LOG_FUNCTION(this << index);
     uint32_t n = GetN();
     Ring ring = GetWholeRing();
     for (uint32_t c = 0; c < GetChannels(); ++c)
@@ -215,6 +216,7 @@ RingReduceScatter::RingReduceScatter()
 void
 RingReduceScatter::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
+    NS_LOG_FUNCTION(this << index);
     uint32_t n = GetN();
     Region whole{CollectiveProgram::SCRATCH, 0, GetCount()};
     // Partial sums go to a copy of the input, which c10d leaves untouched.
@@ -256,6 +258,7 @@ RingAllGather::RingAllGather()
 void
 RingAllGather::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
+    NS_LOG_FUNCTION(this << index);
     uint32_t n = GetN();
     Region whole{CollectiveProgram::OUTPUT, 0, GetCount()};
     Region mine = CollectiveProgram::Part(whole, n, index);

@@ -310,8 +310,12 @@ ScheduledCollective::MakeRunner(uint32_t index) const
 void
 ScheduledCollective::DoEnter(uint32_t index)
 {
+    NS_LOG_FUNCTION(this << index);
     m_runners[index] = MakeRunner(index);
     Runner& r = *m_runners[index];
+    NS_LOG_LOGIC(GetInstanceTypeId().GetName()
+                 << " participant " << index << " enters: " << r.program.GetOps().size()
+                 << " steps, " << m_early[index].size() << " messages arrived before it");
     for (const auto& [key, bytes] : m_early[index])
     {
         CollectiveProgram::Step step = ReceiveStep(index, key >> 32, key & 0xffffffffu, bytes);
@@ -349,6 +353,9 @@ ScheduledCollective::DoReceive(uint32_t index, uint32_t from, uint64_t cookie, u
     uint64_t key = Key(from, uint32_t(cookie));
     if (!m_runners[index])
     {
+        NS_LOG_LOGIC("participant " << index << " has not entered: holds message #"
+                                    << uint32_t(cookie) << " from " << from << " (" << bytes
+                                    << " bytes)");
         m_early[index].emplace(key, bytes);
         return;
     }
@@ -388,6 +395,9 @@ ScheduledCollective::Start(uint32_t index, CollectiveProgram::Step step)
     Runner& r = *m_runners[index];
     const CollectiveProgram::Op& op = r.program.GetOps()[step];
     r.flags[step] |= READY;
+    NS_LOG_LOGIC("starts " << r.program.Describe(step) << ", "
+                           << (op.kind == CollectiveProgram::LOCAL ? 0 : WireBytes(op))
+                           << " bytes on the wire");
     switch (op.kind)
     {
     case CollectiveProgram::SEND:
@@ -395,10 +405,15 @@ ScheduledCollective::Start(uint32_t index, CollectiveProgram::Step step)
         {
             Transmit(index, step);
         }
+        else
+        {
+            NS_LOG_LOGIC("participant " << index << " waits for " << op.peer << "'s ready notice");
+        }
         break;
     case CollectiveProgram::RECV:
         if (m_readyBytes > 0)
         {
+            NS_LOG_LOGIC("participant " << index << " tells " << op.peer << " it is ready");
             SendTo(index, op.peer, READY_COOKIE | op.sequence, m_readyBytes);
         }
         if (r.flags[step] & ARRIVED)
@@ -420,6 +435,8 @@ void
 ScheduledCollective::Transmit(uint32_t index, CollectiveProgram::Step step)
 {
     const CollectiveProgram::Op& op = m_runners[index]->program.GetOps()[step];
+    NS_LOG_LOGIC("participant " << index << " sends #" << op.sequence << " to " << op.peer << ": "
+                                << WireBytes(op) << " bytes");
     if (m_data)
     {
         m_inFlight[op.peer][Key(index, op.sequence)] = m_data->Capture(index, op.region);
@@ -447,6 +464,8 @@ ScheduledCollective::HandleReady(uint32_t index, uint32_t to, uint32_t sequence)
         }
     }
     // The sender has not reached that send yet: it leaves as soon as it does.
+    NS_LOG_LOGIC("participant " << index << " has " << to << "'s ready notice for #" << sequence
+                                << " before its send");
     m_cleared[index][Key(to, sequence)] = true;
 }
 
@@ -474,6 +493,9 @@ ScheduledCollective::Finish(uint32_t index, CollectiveProgram::Step step)
         m_inFlight[index].erase(it);
     }
     r.flags[step] |= DONE;
+    NS_LOG_LOGIC("completes " << r.program.Describe(step) << ", "
+                              << (op.kind == CollectiveProgram::LOCAL ? 0 : WireBytes(op))
+                              << " bytes on the wire");
     for (uint32_t d = r.firstDependent[step]; d < r.firstDependent[step + 1]; ++d)
     {
         if (--r.waitingFor[r.dependents[d]] == 0)

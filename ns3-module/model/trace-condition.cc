@@ -5,6 +5,7 @@
 #include "trace-condition.h"
 
 #include "ns3/abort.h"
+#include "ns3/log.h"
 #include "ns3/string.h"
 
 #include <algorithm>
@@ -14,6 +15,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("TraceCondition");
 
 NS_OBJECT_ENSURE_REGISTERED(TraceCondition);
 
@@ -135,6 +138,7 @@ TraceCondition::Parse(std::istream& in, const std::string& name, std::vector<Sam
 void
 TraceCondition::Load(const std::string& path)
 {
+    NS_LOG_FUNCTION(this << path);
     m_path = path;
     if (path.empty())
     {
@@ -146,7 +150,7 @@ TraceCondition::Load(const std::string& path)
     std::vector<Sample> samples;
     const std::string error = Parse(in, path, samples);
     NS_ABORT_MSG_UNLESS(error.empty(), "TraceCondition: " << error);
-    m_samples = std::move(samples);
+    SetSamples(std::move(samples));
 }
 
 void
@@ -154,6 +158,14 @@ TraceCondition::SetSamples(std::vector<Sample> samples)
 {
     NS_ABORT_MSG_IF(samples.empty(), "TraceCondition: a trace needs at least one row");
     m_samples = std::move(samples);
+    NS_LOG_INFO(m_samples.size() << " rows, " << m_samples.front().time.As(Time::S) << " to "
+                                 << m_samples.back().time.As(Time::S));
+    for (const Sample& sample : m_samples)
+    {
+        NS_LOG_DEBUG("from " << sample.time.As(Time::S) << ": delay " << sample.delay.As(Time::MS)
+                             << ", rate " << sample.rate
+                             << (sample.rate.GetBitRate() == 0 ? " (out)" : ""));
+    }
 }
 
 std::size_t
@@ -183,7 +195,9 @@ TraceCondition::GetOutageEnd(Time t)
     {
         ++row;
     }
-    return row < m_samples.size() ? m_samples[row].time : Time::Max();
+    const Time end = row < m_samples.size() ? m_samples[row].time : Time::Max();
+    NS_LOG_LOGIC("rate 0 at " << t.As(Time::S) << ": out until " << end.As(Time::S));
+    return end;
 }
 
 Time

