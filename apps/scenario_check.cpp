@@ -127,9 +127,9 @@ void check_wan(const Scenario& scenario, const Topology& topology, NetworkConfig
     return;
   }
   if (!topology.has_wide_area_link) {
+    const std::string takers = topologies_named(topologies_with(&Topology::has_wide_area_link));
     throw ScenarioError(source, "/network/wan",
-                        "applies to " + topologies_named(topologies_with(&Topology::has_wide_area_link)) +
-                            " only; this scenario's is '" + net.topology + "'");
+                        "applies to " + takers + " only; this scenario's is '" + net.topology + "'");
   }
   const WanModel& model = registered(wan_models(), spec->model, source, "/network/wan/model");
   WanConfig& wan = net.wan;
@@ -174,7 +174,8 @@ void check_wan(const Scenario& scenario, const Topology& topology, NetworkConfig
       if (reader.reads_file) readers += (readers.empty() ? "'" : " or '") + reader.name + "'";
     }
     throw ScenarioError(source, "/network/wan/trace",
-                        "applies to model " + readers + " only; this link's is '" + model.name + "'");
+                        "applies to model " + readers + " only; this link's is '" + model.name +
+                            "'");
   }
   wan.hold = spec->hold;
   wan.no_fade = spec->fade_off;
@@ -224,9 +225,10 @@ NetworkConfig checked_network(const Scenario& scenario, uint32_t ranks) {
   net.link_delay = ns3::NanoSeconds(spec.link.delay_ns);
   if (spec.link.shaper) {
     if (!topology.takes_shaper) {
+      const std::string takers = topologies_named(topologies_with(&Topology::takes_shaper));
       throw ScenarioError(source, "/network/link/shaper",
-                          "applies to " + topologies_named(topologies_with(&Topology::takes_shaper)) +
-                              " only; this scenario's is '" + net.topology + "'");
+                          "applies to " + takers + " only; this scenario's is '" + net.topology +
+                              "'");
     }
     if (net.transport != "tcp") {
       throw ScenarioError(source, "/network/link/shaper",

@@ -349,7 +349,8 @@ TEST(ScenarioKeys, AToyKeyDeclaredOnceReachesParserSchemaAndDocs) {
       std::filesystem::temp_directory_path() / ("toy-key-" + std::to_string(::getpid()));
   std::filesystem::create_directories(root / "scenarios");
   std::filesystem::create_directories(root / "docs");
-  std::filesystem::copy_file(source_root + "/scenarios/schema.json", root / "scenarios/schema.json");
+  std::filesystem::copy_file(source_root + "/scenarios/schema.json",
+                             root / "scenarios/schema.json");
   std::filesystem::copy_file(source_root + "/docs/scenarios.md", root / "docs/scenarios.md");
   EXPECT_EQ(update_reference(root.string(), false), "");
   {

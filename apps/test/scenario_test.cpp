@@ -557,7 +557,9 @@ TEST(ScenarioKeys, UnknownKeysListTheTablesKeys) {
   const ScenarioError e = expect_error(with(quickstart(), "/outputs/zz_not_a_key", 1),
                                        "/outputs/zz_not_a_key");
   std::string known;
-  for (const std::string& key : scenario_keys_under("/outputs")) known += (known.empty() ? "" : ", ") + key;
+  for (const std::string& key : scenario_keys_under("/outputs")) {
+    known += (known.empty() ? "" : ", ") + key;
+  }
   EXPECT_EQ(e.detail(), "unknown key; known keys here: " + known);
   EXPECT_EQ(known, "trace, results, link_samples, trace_max_events, pcap, flow_monitor");
 }
