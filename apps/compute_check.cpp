@@ -110,20 +110,14 @@ CheckedCompute check_compute(const Scenario& scenario) {
   checked.seed = scenario.seed;
   checked.strategy =
       &registered(strategies(), scenario.parallel.strategy, source, "/parallel/strategy");
-  const ParallelSpec& parallel = scenario.parallel;
-  checked.degrees.tp = parallel.tp;
-  checked.degrees.pp = parallel.pp;
-  checked.degrees.dp = parallel.dp;
-  checked.degrees.sp = parallel.sp;
-  checked.degrees.ep = parallel.ep;
+  const ParallelDegrees& parallel = scenario.parallel;
+  checked.degrees = parallel;
   checked.dispatch = &registered(dispatch_schemes(), parallel.dispatch, source, "/parallel/dispatch");
   if (parallel.dispatch_written && !checked.strategy->spreads_experts) {
     throw ScenarioError(source, "/parallel/dispatch",
                         "a dispatch scheme is how strategy ep sends tokens to experts; strategy " +
                             checked.strategy->name + " has no experts to dispatch to");
   }
-  checked.degrees.stages = parallel.stages;
-  checked.degrees.micro_batches = parallel.micro_batches;
   check_workload_fits(scenario, checked.model);
   // A serving replica forms its own batches: the data-parallel (and expert-parallel
   // attention) checks have none to split.

@@ -1,6 +1,7 @@
 #include "apps/reference.h"
 
 #include "apps/atomic_file.h"
+#include "apps/scenario_key_reference.h"
 #include "bridge/collective_ops.h"
 #include "bridge/collective_presets.h"
 #include "bridge/link_presets.h"
@@ -190,26 +191,19 @@ std::string update_reference(const std::string& root, bool write) {
   // Ordered, so the file keeps the key order people wrote it in.
   using ordered = nlohmann::ordered_json;
   ordered schema = ordered::parse(schema_text);
+  // Every key's entry, from the keys' table; then the names each registry gives.
+  std::vector<std::string> operations;
+  for (const CollectiveOp& op : collective_ops()) operations.push_back(op_name(op.op));
+  const ordered keys = scenario_keys_schema({{"<op>", operations}});
+  schema["required"] = keys["required"];
+  schema["properties"] = keys["properties"];
   for (const Listed& list : listed()) {
     schema[ordered::json_pointer(list.schema_path)]["enum"] = names_of(list);
   }
-  for (const CollectiveOp& op : collective_ops()) {
-    // The whole entry of each operation, so that a new operation needs no hand edit here.
-    const std::string at = std::string("/properties/collectives/properties/") + op_name(op.op);
-    ordered entry = {
-        {"type", "object"},
-        {"additionalProperties", false},
-        {"required", {"algorithm"}},
-        {"properties",
-         {{"algorithm",
-           {{"description", "Algorithm registered for this operation."},
-            {"enum", ns3::CollectiveHelper::GetAlgorithms(op_name(op.op))}}},
-          {"attributes",
-           {{"description",
-             "ns-3 Attributes of the algorithm's class, by name; values as ns-3 reads text."},
-            {"type", "object"},
-            {"additionalProperties", {{"type", {"string", "number", "boolean"}}}}}}}}};
-    schema[ordered::json_pointer(at)] = entry;
+  for (const std::string& operation : operations) {
+    schema[ordered::json_pointer("/properties/collectives/properties/" + operation +
+                                 "/properties/algorithm")]["enum"] =
+        ns3::CollectiveHelper::GetAlgorithms(operation);
   }
   schema[ordered::json_pointer("/properties/network/properties/topology_options")]
         ["propertyNames"]["enum"] = topology_option_names();
@@ -217,7 +211,7 @@ std::string update_reference(const std::string& root, bool write) {
 
   const std::string docs_path = root + "/docs/scenarios.md";
   const std::string docs_text = read_file(docs_path);
-  std::string docs = docs_text;
+  std::string docs = replace_section(docs_text, "scenario_keys", scenario_keys_table(), docs_path);
   for (const Listed& list : listed()) {
     docs = replace_section(docs, list.key, table(list.entries), docs_path);
   }

@@ -1,6 +1,7 @@
-// The parts of the reference that are lists of registered names: the enums of
-// scenarios/schema.json, the tables of docs/scenarios.md and the lists in --help. They are
-// generated from the registries, so they cannot drift from what the program accepts;
+// The generated parts of the reference: scenarios/schema.json's properties and
+// docs/scenarios.md's key table (from the scenario keys' table, scenario_keys.h), and the
+// lists of registered names (schema.json's enums, docs/scenarios.md's tables, --help). They
+// cannot drift from what the program accepts;
 // `uniference reference --check` fails when a committed file differs from what it would
 // generate, and `--write` regenerates them.
 #pragma once

@@ -137,7 +137,7 @@ std::vector<int> ranks_over_memory(const RunRecord& record) {
 }
 
 // "tp 4", "tp-pp (tp 2, pp 2, 4 micro-batches)", "voltage (sp 4) x dp 2".
-std::string parallel_text(const ParallelSpec& parallel) {
+std::string parallel_text(const ParallelDegrees& parallel) {
   std::vector<std::string> parts;
   const auto degree = [&](const char* key, int value) {
     if (value > 1) parts.push_back(std::string(key) + " " + std::to_string(value));

@@ -16,6 +16,7 @@
 #include "compute/serving/disaggregation_spec.h"
 #include "compute/serving/requests.h"
 #include "compute/serving/scheduler.h"
+#include "compute/parallel_degrees.h"
 
 #include <nlohmann/json.hpp>
 
@@ -36,21 +37,6 @@ const char* compute_mode_name(ComputeMode mode);
 struct ModelSpec {
   std::string preset;  // a model preset name (compute's registry)
   int layers = 0;      // the preset's first `layers` decoder layers only; 0: all of them
-};
-
-struct ParallelSpec {
-  std::string strategy;          // a strategy name (compute's registry)
-  int tp = 1;                    // tensor-parallel degree
-  int pp = 1;                    // pipeline stages
-  int dp = 1;                    // data-parallel replicas
-  int sp = 1;                    // sequence partitions (Voltage, Kilovolts)
-  int ep = 1;                    // expert-parallel ranks (strategy ep)
-  std::string dispatch = "bsp";  // a dispatch scheme name (compute's registry), for ep
-  bool dispatch_written = false;
-  std::vector<int64_t> stages;   // layers per pipeline stage; empty: even
-  int micro_batches = 1;         // pipeline micro-batches
-
-  int ranks() const { return tp * pp * dp * sp * ep; }
 };
 
 // /workload kind serving: requests arriving over time, batched by a scheduler.
@@ -234,7 +220,7 @@ struct Scenario {
   std::string description;
   uint64_t seed = 1;
   ModelSpec model;
-  ParallelSpec parallel;
+  ParallelDegrees parallel;
   WorkloadSpec workload;
   DeviceSpec devices;
   ComputeMode compute_mode = ComputeMode::kModeled;

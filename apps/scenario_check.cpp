@@ -101,24 +101,35 @@ void check_fabric(const Scenario& scenario, uint32_t ranks, NetworkConfig& net) 
   throw ScenarioError(source, pointer, shape.problem);
 }
 
-// /network/wan: the wide-area link of topology edge-cloud, which needs one and alone takes one.
-void check_wan(const Scenario& scenario, NetworkConfig& net) {
+// "topology 'a'" or "topologies a and b": the topologies an error says a key applies to.
+std::string topologies_named(const std::vector<std::string>& names) {
+  if (names.size() == 1) return "topology '" + names.front() + "'";
+  std::string out = "topologies ";
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) out += i + 1 == names.size() ? " and " : ", ";
+    out += names[i];
+  }
+  return out;
+}
+
+// /network/wan: the wide-area link of a topology whose sites it joins, which needs one and
+// alone takes one.
+void check_wan(const Scenario& scenario, const Topology& topology, NetworkConfig& net) {
   const std::string& source = scenario.source;
   const std::optional<WanSpec>& spec = scenario.network.wan;
-  const bool edge_cloud = net.topology == "edge-cloud";
   if (!spec) {
-    if (edge_cloud) {
+    if (topology.has_wide_area_link) {
       throw ScenarioError(source, "/network/wan",
-                          "missing; topology 'edge-cloud' joins its sites by a wide-area link: "
-                          "give its model (one of " + quoted_list(wan_models().names()) +
-                              ") and rate");
+                          "missing; topology '" + topology.name +
+                              "' joins its sites by a wide-area link: give its model (one of " +
+                              quoted_list(wan_models().names()) + ") and rate");
     }
     return;
   }
-  if (!edge_cloud) {
+  if (!topology.has_wide_area_link) {
+    const std::string takers = topologies_named(topologies_with(&Topology::has_wide_area_link));
     throw ScenarioError(source, "/network/wan",
-                        "applies to topology 'edge-cloud' only; this scenario's is '" +
-                            net.topology + "'");
+                        "applies to " + takers + " only; this scenario's is '" + net.topology + "'");
   }
   const WanModel& model = registered(wan_models(), spec->model, source, "/network/wan/model");
   WanConfig& wan = net.wan;
@@ -145,10 +156,11 @@ void check_wan(const Scenario& scenario, NetworkConfig& net) {
     if (!problem.empty()) throw ScenarioError(source, pointer, problem);
     wan.attributes.emplace_back(name, value);
   }
-  if (model.name == "trace") {
+  if (model.reads_file) {
     if (spec->trace.empty()) {
       throw ScenarioError(source, "/network/wan/trace",
-                          "missing; model 'trace' replays a CSV file (time_s,delay_ms,rate_mbps)");
+                          "missing; model '" + model.name +
+                              "' replays a CSV file (time_s,delay_ms,rate_mbps)");
     }
     std::ifstream in(spec->trace_path);
     if (!in) throw ScenarioError(source, "/network/wan/trace", "cannot read " + spec->trace_path);
@@ -157,8 +169,13 @@ void check_wan(const Scenario& scenario, NetworkConfig& net) {
     if (!problem.empty()) throw ScenarioError(source, "/network/wan/trace", problem);
     wan.attributes.emplace_back("File", spec->trace_path);
   } else if (!spec->trace.empty()) {
+    std::string readers;
+    for (const WanModel& reader : wan_models().entries()) {
+      if (reader.reads_file) readers += (readers.empty() ? "'" : " or '") + reader.name + "'";
+    }
     throw ScenarioError(source, "/network/wan/trace",
-                        "applies to model 'trace' only; this link's is '" + model.name + "'");
+                        "applies to model " + readers + " only; this link's is '" + model.name +
+                            "'");
   }
   wan.hold = spec->hold;
   wan.no_fade = spec->fade_off;
@@ -207,10 +224,11 @@ NetworkConfig checked_network(const Scenario& scenario, uint32_t ranks) {
   net.link_rate = ns3::DataRate(spec.link.rate_bps);
   net.link_delay = ns3::NanoSeconds(spec.link.delay_ns);
   if (spec.link.shaper) {
-    if (net.topology != "star" && net.topology != "star-routed") {
+    if (!topology.takes_shaper) {
+      const std::string takers = topologies_named(topologies_with(&Topology::takes_shaper));
       throw ScenarioError(source, "/network/link/shaper",
-                          "applies to topologies star and star-routed only; this scenario's is '" +
-                              net.topology + "'");
+                          "applies to " + takers + " only; this scenario's is '" + net.topology +
+                              "'");
     }
     if (net.transport != "tcp") {
       throw ScenarioError(source, "/network/link/shaper",
@@ -222,15 +240,17 @@ NetworkConfig checked_network(const Scenario& scenario, uint32_t ranks) {
   }
   check_fabric(scenario, ranks, net);
   if (const auto& intra = spec.intra_server_link) {
-    if (net.topology != "rail-optimised" && net.topology != "two-tier") {
+    if (!topology.has_intra_server_links) {
       throw ScenarioError(source, "/network/intra_server_link",
-                          "applies to topologies rail-optimised and two-tier, whose servers have "
-                          "intra-server cables; this scenario's is '" + net.topology + "'");
+                          "applies to " +
+                              topologies_named(topologies_with(&Topology::has_intra_server_links)) +
+                              ", whose servers have intra-server cables; this scenario's is '" +
+                              net.topology + "'");
     }
     if (intra->rate_bps > 0) net.rdma.intra_rate = ns3::DataRate(intra->rate_bps);
     if (intra->delay_ns > 0) net.rdma.intra_delay = ns3::NanoSeconds(intra->delay_ns);
   }
-  check_wan(scenario, net);
+  check_wan(scenario, topology, net);
   net.mtu = spec.link.mtu;
   net.tcp_variant = registered(tcp_variants(), spec.transport.tcp_variant, source,
                                "/network/transport/tcp_variant")

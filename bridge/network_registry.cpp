@@ -45,6 +45,14 @@ const NamedRegistry<Topology>& topologies() {
   return registry;
 }
 
+std::vector<std::string> topologies_with(bool Topology::*capability) {
+  std::vector<std::string> names;
+  for (const Topology& topology : topologies().entries()) {
+    if (topology.*capability) names.push_back(topology.name);
+  }
+  return names;
+}
+
 const NamedRegistry<TransportKind>& transport_kinds() {
   static const NamedRegistry<TransportKind> registry(
       "transport",

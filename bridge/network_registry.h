@@ -37,6 +37,13 @@ struct Topology {
   std::string description;
   std::vector<std::string> transports;   // the transports it can carry
   std::vector<std::string> link_models;  // the link models it can be built from
+  // What it has besides its links, which scenario checking asks rather than naming
+  // topologies: a tbf shaper on both ends of every link (/network/link/shaper, tcp only),
+  // servers whose GPUs share NVLink-like cables (/network/intra_server_link), and sites
+  // joined by a wide-area link (/network/wan, then required).
+  bool takes_shaper = false;
+  bool has_intra_server_links = false;
+  bool has_wide_area_link = false;
   // Builds the nodes, links and transports of `ranks` endpoints; entry r is rank r's.
   std::function<std::vector<ns3::Ptr<ns3::MessageTransport>>(const NetworkConfig&, uint32_t)>
       build;
@@ -75,6 +82,10 @@ const NamedRegistry<TransportKind>& transport_kinds();
 const NamedRegistry<LinkModel>& link_models();
 const NamedRegistry<TcpVariant>& tcp_variants();
 const NamedRegistry<RdmaCongestionControl>& rdma_congestion_controls();
+
+// The names of the topologies that have `capability` (&Topology::takes_shaper, ...), in
+// registry order: what an error about a key only some topologies take lists.
+std::vector<std::string> topologies_with(bool Topology::*capability);
 
 // "" when the topology can be built with this transport and link model, else why not.
 // An empty link model is the topology's default for the transport.

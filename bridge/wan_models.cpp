@@ -42,7 +42,7 @@ const NamedRegistry<WanModel>& wan_models() {
           {"trace",
            "a measured link replayed from a CSV file (Attribute File: time_s,delay_ms,"
            "rate_mbps; rate 0 is an outage)",
-           "ns3::TraceCondition", {}, std::nullopt},
+           "ns3::TraceCondition", {}, std::nullopt, true},
       });
   return registry;
 }

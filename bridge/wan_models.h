@@ -20,6 +20,8 @@ struct WanModel {
   // Attributes set before the scenario's own (which win).
   std::vector<std::pair<std::string, std::string>> defaults;
   std::optional<FadeConfig> fade;  // a fade it has unless the scenario says otherwise
+  // Whether it replays a file (/network/wan/trace, then required; its Attribute File).
+  bool reads_file = false;
 };
 
 const NamedRegistry<WanModel>& wan_models();

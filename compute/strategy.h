@@ -9,6 +9,7 @@
 
 #include "compute/comm.h"
 #include "compute/model_config.h"
+#include "compute/parallel_degrees.h"
 #include "compute/registry.h"
 
 #include <cstdint>
@@ -19,19 +20,6 @@
 #include <vector>
 
 namespace uniference {
-
-// The degrees a scenario gives under /parallel; the world is their product.
-struct ParallelDegrees {
-  int tp = 1;                   // tensor-parallel degree
-  int pp = 1;                   // pipeline stages
-  int dp = 1;                   // data-parallel replicas
-  int sp = 1;                   // sequence (position) partitions: Voltage, Kilovolts
-  int ep = 1;                   // expert-parallel ranks (strategy ep)
-  std::vector<int64_t> stages;  // layers per pipeline stage; empty: as even as possible
-  int micro_batches = 1;        // pipeline micro-batches
-
-  int world() const { return tp * pp * dp * sp * ep; }
-};
 
 // What is served: `batch` prompts of prompt_tokens each, new_tokens generated for each.
 struct WorkloadShape {

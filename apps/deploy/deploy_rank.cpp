@@ -18,7 +18,7 @@ namespace uniference {
 namespace {
 
 // The scenario key that sets a degree above 1, for an error about the world's size.
-std::string degree_keys(const ParallelSpec& parallel) {
+std::string degree_keys(const ParallelDegrees& parallel) {
   std::string keys;
   const auto add = [&](const char* key, int value) {
     if (value > 1) keys += std::string(keys.empty() ? "" : " x ") + key + " " + std::to_string(value);

@@ -1,15 +1,20 @@
 // The registry-backed half of scenario checking: every name against its registry, every
 // ns-3 Attribute against ns-3's TypeId database, the workload against the model's context.
 #include "apps/scenario_check.h"
+#include "apps/reference.h"
 #include "apps/run_scenario.h"
+#include "apps/scenario_keys.h"
 
 #include "bridge/network_registry.h"
+#include "bridge/wan_models.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include <unistd.h>
 
 namespace uniference {
 namespace {
@@ -308,6 +313,101 @@ TEST(ScenarioCheck, NetworkPresetsAndIntraServerLinks) {
   EXPECT_NE(e.detail().find("rail-optimised and two-tier"), std::string::npos) << e.detail();
   check_error(with(moe_ep(), "/network/intra_server_link/delay", "soon"),
               "/network/intra_server_link/delay");
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A key declared for the life of a test, taken back however the test ends.
+struct DeclaredForTest {
+  explicit DeclaredForTest(ScenarioKey key) : pointer(key.pointer) {
+    add_scenario_key(std::move(key));
+  }
+  ~DeclaredForTest() { remove_added_scenario_key(pointer); }
+  std::string pointer;
+};
+
+// One declaration reaches all three places a key is known: the parser accepts it, and the
+// reference generates its schema entry and its docs row from it; nothing is edited by hand.
+TEST(ScenarioKeys, AToyKeyDeclaredOnceReachesParserSchemaAndDocs) {
+  const std::string pointer = "/outputs/toy_flush_every";
+  const json document = with(quickstart(), pointer, 3);
+  try {
+    parse_scenario(document, "q.json");
+    ADD_FAILURE() << pointer << " accepted before it was declared";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.pointer(), pointer);
+  }
+
+  // A copy of the two generated files of the source tree, regenerated with the toy key.
+  const std::string source_root = std::string(UNIFERENCE_SCENARIOS_DIR) + "/..";
+  const std::filesystem::path root =
+      std::filesystem::temp_directory_path() / ("toy-key-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(root / "scenarios");
+  std::filesystem::create_directories(root / "docs");
+  std::filesystem::copy_file(source_root + "/scenarios/schema.json",
+                             root / "scenarios/schema.json");
+  std::filesystem::copy_file(source_root + "/docs/scenarios.md", root / "docs/scenarios.md");
+  EXPECT_EQ(update_reference(root.string(), false), "");
+  {
+    DeclaredForTest toy(ScenarioKey(pointer, "positive integer",
+                                    "Toy: flush the [trace](#tracejson) every this many spans.",
+                                    R"({"type": "integer", "minimum": 1, "default": 4096})"));
+    EXPECT_NO_THROW(parse_scenario(document, "q.json"));
+
+    const std::string differ = update_reference(root.string(), true);
+    EXPECT_NE(differ.find("schema.json"), std::string::npos) << differ;
+    EXPECT_NE(differ.find("scenarios.md"), std::string::npos) << differ;
+    const json schema = json::parse(read_text((root / "scenarios/schema.json").string()));
+    EXPECT_EQ(schema["properties"]["outputs"]["properties"]["toy_flush_every"],
+              json::parse(R"({"description": "Toy: flush the trace every this many spans.",
+                              "type": "integer", "minimum": 1, "default": 4096})"));
+    const std::string docs = read_text((root / "docs/scenarios.md").string());
+    const std::string row =
+        "| `/outputs/flow_monitor` |";  // the row before: the toy key comes last in /outputs
+    const std::string toy_row =
+        "| `/outputs/toy_flush_every` | positive integer | `4096` | Toy: flush the "
+        "[trace](#tracejson) every this many spans. |\n";
+    const size_t at = docs.find(toy_row);
+    ASSERT_NE(at, std::string::npos);
+    EXPECT_LT(docs.find(row), at);
+    EXPECT_EQ(docs.find("<!-- end generated: scenario_keys -->"), at + toy_row.size());
+  }
+  // Taken back, the key is refused again and the files regenerate to the source tree's.
+  EXPECT_THROW(parse_scenario(document, "q.json"), ScenarioError);
+  update_reference(root.string(), true);
+  EXPECT_EQ(read_text((root / "scenarios/schema.json").string()),
+            read_text(source_root + "/scenarios/schema.json"));
+  EXPECT_EQ(read_text((root / "docs/scenarios.md").string()),
+            read_text(source_root + "/docs/scenarios.md"));
+  std::filesystem::remove_all(root);
+}
+
+// The keys only some topologies take are refused on the others, naming the topologies whose
+// registry entries take them, as the entries say.
+TEST(ScenarioCheck, KeysOnlySomeTopologiesTakeNameTheTopologiesThatDo) {
+  const json shaper = {{"rate", "100Mbps"}, {"burst", 12500}, {"limit", 75000}};
+  ScenarioError e = check_error(
+      with(with(quickstart(), "/network/topology", "wifi-cell"), "/network/link/shaper", shaper),
+      "/network/link/shaper");
+  EXPECT_EQ(e.detail(), "applies to topologies star and star-routed only; this scenario's is "
+                        "'wifi-cell'");
+  for (const Topology& topology : topologies().entries()) {
+    const bool named = e.detail().find(" " + topology.name + " ") != std::string::npos;
+    EXPECT_EQ(named, topology.takes_shaper) << topology.name;
+  }
+  e = check_error(with(quickstart(), "/network/wan", json{{"model", "geo"}, {"rate", "10Mbps"}}),
+                  "/network/wan");
+  EXPECT_EQ(e.detail(), "applies to topology 'edge-cloud' only; this scenario's is 'star'");
+  EXPECT_TRUE(topologies().at("edge-cloud").has_wide_area_link);
+  EXPECT_TRUE(topologies().at("rail-optimised").has_intra_server_links);
+  EXPECT_TRUE(topologies().at("two-tier").has_intra_server_links);
+  EXPECT_TRUE(wan_models().at("trace").reads_file);
+  EXPECT_FALSE(wan_models().at("geo").reads_file);
 }
 
 }  // namespace

@@ -92,6 +92,7 @@ Topology edge_cloud_topology() {
   t.transports = {"tcp"};
   t.link_models = {"point-to-point"};
   t.build = build_edge_cloud;
+  t.has_wide_area_link = true;
   t.options = {{"edge", "ranks at the edge site (the first ones); default 1"}};
   t.shape = edge_cloud_shape;
   return t;

@@ -59,6 +59,7 @@ Topology rail_optimised_topology() {
   t.transports = {"rdma"};
   t.link_models = {"ib"};
   t.build = build_rail_optimised;
+  t.has_intra_server_links = true;
   t.options = {
       {"gpus_per_server", "GPUs (endpoints) per server, also the number of rails; default 8"},
       {"servers", "servers; default: enough for the ranks and every placed endpoint"},

@@ -25,6 +25,7 @@ Topology star_routed_topology() {
   t.transports = {"tcp"};
   t.link_models = {"point-to-point"};
   t.build = build_star_routed;
+  t.takes_shaper = true;
   return t;
 }
 

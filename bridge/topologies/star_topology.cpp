@@ -36,6 +36,7 @@ Topology star_topology() {
   t.transports = {"tcp", "rdma"};
   t.link_models = {"ethernet", "ib"};
   t.build = build_star;
+  t.takes_shaper = true;
   return t;
 }
 

@@ -55,6 +55,7 @@ Topology two_tier_topology() {
   t.transports = {"rdma"};
   t.link_models = {"ib"};
   t.build = build_two_tier;
+  t.has_intra_server_links = true;
   t.options = {
       {"gpus_per_server", "GPUs (endpoints) per server; default 8"},
       {"servers", "servers; default: enough for the ranks and every placed endpoint"},
