@@ -8,6 +8,8 @@
 
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -38,6 +40,16 @@ RingBroadcast::RingBroadcast()
     : ScheduledCollective("broadcast"),
       m_chunkBytes(1 << 20)
 {
+}
+
+double
+RingBroadcast::AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link)
+{
+    // A pipelined chain of 1 MiB pieces: S once through, plus n - 1 hops of the first piece.
+    const double s = double(bytes);
+    const double m = n - 1.0;
+    const double piece = std::min(s, double(1 << 20));
+    return s * link.beta + m * (link.alpha + piece * link.beta);
 }
 
 void
@@ -80,6 +92,16 @@ RingReduce::RingReduce()
     : ScheduledCollective("reduce"),
       m_chunkBytes(1 << 20)
 {
+}
+
+double
+RingReduce::AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link)
+{
+    // A pipelined chain of 1 MiB pieces: S once through, plus n - 1 hops of the first piece.
+    const double s = double(bytes);
+    const double m = n - 1.0;
+    const double piece = std::min(s, double(1 << 20));
+    return s * link.beta + m * (link.alpha + piece * link.beta);
 }
 
 void
