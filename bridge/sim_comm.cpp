@@ -67,10 +67,12 @@ WorkPtr SimComm::start(const CommCall& call) {
   args.input = call.input;
   args.output = call.output;
   args.bytes = describe(call.op).bytes(call, size());
-  const at::Tensor& typed = call.output.defined() ? call.output : call.input;
+  // Rows count in the tensor they describe; a rooted call's output exists at its root only,
+  // and elsewhere its rows are the input's.
+  const at::Tensor& received = call.output.defined() ? call.output : call.input;
   if (!call.input_splits.empty()) args.send_counts = split_elements(call.input_splits, call.input);
   if (!call.output_splits.empty()) {
-    args.recv_counts = split_elements(call.output_splits, call.op == OpType::kAllToAll ? typed : call.input);
+    args.recv_counts = split_elements(call.output_splits, received);
   }
   CallScope scope(backend_.kernel());
   return backend_.collectives().enter(group_, next_collective_++, index_, args);

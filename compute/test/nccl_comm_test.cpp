@@ -207,6 +207,10 @@ TEST(NcclOneRank, EveryCollectiveOfOneRankCopiesItsInput) {
   comm->scatter(scattered, input, 0);
   EXPECT_TRUE(scattered.equal(input)) << "scatter";
 
+  at::Tensor gathered_rows = at::zeros_like(input);
+  comm->gather_v(gathered_rows, input, {4}, 0);
+  EXPECT_TRUE(gathered_rows.equal(input)) << "gather_v";
+
   comm->barrier();
 }
 
