@@ -97,11 +97,8 @@ RingReduce::RingReduce()
 double
 RingReduce::AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link)
 {
-    // A pipelined chain of 1 MiB pieces: S once through, plus n - 1 hops of the first piece.
-    const double s = double(bytes);
-    const double m = n - 1.0;
-    const double piece = std::min(s, double(1 << 20));
-    return s * link.beta + m * (link.alpha + piece * link.beta);
+    // The broadcast's chain, run towards the root.
+    return RingBroadcast::AlphaBetaSeconds(bytes, n, link);
 }
 
 void
