@@ -18,81 +18,56 @@ namespace {
 
 constexpr uint64_t kElement = 4;  // float32, as nccl-tests' default type
 
-// The tensors one size's iterations use, made before the first is timed: what an operation
-// reads (`in`) and writes (`out`; the one tensor of an in-place operation).
-struct Buffers {
-  at::Tensor in, out;
-};
-
-Buffers buffers_for(const std::string& op, uint64_t bytes, int n, const at::TensorOptions& tensors) {
-  const int64_t count = static_cast<int64_t>(bytes / kElement);
-  if (op == "all_gather" || op == "gather") {
-    return {at::zeros({count / n}, tensors), at::zeros({count / n * n}, tensors)};
+// The operation colltest sweeps under `name` ("send_recv" is nccl-tests' name for send and
+// recv); nullptr if none.
+const CollectiveDescription* swept(const std::string& name) {
+  for (const CollectiveDescription& op : collective_descriptions()) {
+    if (op.colltest_name != nullptr && name == op.colltest_name) return &op;
   }
-  if (op == "reduce_scatter" || op == "scatter") {
-    return {at::zeros({count / n * n}, tensors), at::zeros({count / n}, tensors)};
-  }
-  if (op == "all_to_all") {
-    return {at::zeros({count / n * n}, tensors), at::zeros({count / n * n}, tensors)};
-  }
-  return {at::zeros({count}, tensors), at::zeros({count}, tensors)};
+  return nullptr;
 }
 
-// One iteration of the operation.
-void run_once(Comm& comm, const std::string& op, Buffers& b) {
-  const int n = comm.size();
-  if (op == "all_reduce") {
-    comm.all_reduce(b.out);
-  } else if (op == "broadcast") {
-    comm.broadcast(b.out, 0);
-  } else if (op == "reduce") {
-    comm.reduce(b.out, 0);
-  } else if (op == "all_gather") {
-    comm.all_gather(b.out, b.in);
-  } else if (op == "gather") {
-    comm.gather(b.out, b.in, 0);
-  } else if (op == "reduce_scatter") {
-    comm.reduce_scatter(b.out, b.in);
-  } else if (op == "scatter") {
-    comm.scatter(b.out, b.in, 0);
-  } else if (op == "all_to_all") {
-    comm.all_to_all(b.out, b.in);
-  } else if (op == "send_recv") {
-    // nccl-tests' sendrecv: every rank sends to the next and receives from the previous. The
-    // receive is posted first: Gloo's pair sends a "ready to receive" notice through the
-    // same ordered queue as its data, and a send waits for the peer's notice, so a rank
-    // whose send starts first would hold its own notice behind its whole message, and the
-    // two directions of a 2-rank exchange would run one after the other.
-    WorkPtr received = comm.irecv(b.out, (comm.rank() + n - 1) % n);
-    WorkPtr sent = comm.isend(b.in, (comm.rank() + 1) % n);
-    sent->wait();
-    received->wait();
-  } else {
-    comm.barrier();
+// One iteration of the operation on the call its description made for the size.
+void run_once(Comm& comm, const CommCall& call) {
+  if (call.op != OpType::kSend) {
+    comm.issue(call)->wait();
+    return;
   }
+  // nccl-tests' sendrecv: every rank sends to the next and receives from the previous. The
+  // receive is posted first: Gloo's pair sends a "ready to receive" notice through the
+  // same ordered queue as its data, and a send waits for the peer's notice, so a rank
+  // whose send starts first would hold its own notice behind its whole message, and the
+  // two directions of a 2-rank exchange would run one after the other.
+  const int n = comm.size();
+  at::Tensor into = call.output;
+  WorkPtr received = comm.irecv(into, (comm.rank() + n - 1) % n);
+  WorkPtr sent = comm.isend(call.input, (comm.rank() + 1) % n);
+  sent->wait();
+  received->wait();
 }
 
 // S rounded down to what the operation can split evenly (whole float32 elements per rank).
-uint64_t usable_bytes(const std::string& op, uint64_t bytes, int n) {
-  const bool blocks = op == "all_gather" || op == "gather" || op == "reduce_scatter" ||
-                      op == "scatter" || op == "all_to_all";
-  const uint64_t unit = kElement * (blocks ? uint64_t(n) : 1);
-  return op == "barrier" ? 0 : bytes / unit * unit;
+uint64_t usable_bytes(const CollectiveDescription& op, uint64_t bytes, int n) {
+  const uint64_t unit = kElement * (op.colltest_blocks ? uint64_t(n) : 1);
+  return op.bus_bandwidth == BusBandwidth::kNone ? 0 : bytes / unit * unit;
 }
 
 }  // namespace
 
 const std::vector<std::string>& colltest_ops() {
-  static const std::vector<std::string> ops = {"all_reduce", "all_gather", "reduce_scatter",
-                                               "broadcast",  "reduce",     "all_to_all",
-                                               "gather",     "scatter",    "send_recv",
-                                               "barrier"};
+  static const std::vector<std::string> ops = [] {
+    std::vector<std::string> names;
+    for (const CollectiveDescription& op : collective_descriptions()) {
+      if (op.colltest_name != nullptr) names.push_back(op.colltest_name);
+    }
+    return names;
+  }();
   return ops;
 }
 
 void check_colltest(const ColltestOptions& options, int ranks) {
   const std::string& op = options.op;
-  if (std::find(colltest_ops().begin(), colltest_ops().end(), op) == colltest_ops().end()) {
+  if (swept(op) == nullptr) {
     std::string known;
     for (const std::string& o : colltest_ops()) known += (known.empty() ? "" : ", ") + o;
     throw std::invalid_argument("unknown --op " + op + "; known: " + known);
@@ -110,14 +85,14 @@ void check_colltest(const ColltestOptions& options, int ranks) {
 std::vector<uint64_t> sweep_sizes(const ColltestOptions& options, int ranks) {
   std::vector<uint64_t> sizes;
   if (!options.sizes.empty()) {
-    for (uint64_t bytes : options.sizes) sizes.push_back(usable_bytes(options.op, bytes, ranks));
+    for (uint64_t bytes : options.sizes) sizes.push_back(usable_bytes(*swept(options.op), bytes, ranks));
     return sizes;
   }
   for (double s = double(options.min_bytes); s <= double(options.max_bytes) * (1 + 1e-9);
        s *= options.step_factor) {
-    const uint64_t bytes = usable_bytes(options.op, uint64_t(s), ranks);
+    const uint64_t bytes = usable_bytes(*swept(options.op), uint64_t(s), ranks);
     if (sizes.empty() || bytes != sizes.back()) sizes.push_back(bytes);
-    if (options.op == "barrier") break;
+    if (swept(options.op)->bus_bandwidth == BusBandwidth::kNone) break;  // a barrier: one row
   }
   return sizes;
 }
@@ -131,11 +106,12 @@ std::vector<std::vector<int64_t>> run_sweep(Comm& comm, const ColltestOptions& o
   std::vector<std::vector<int64_t>> elapsed(sizes.size(), std::vector<int64_t>(size_t(total)));
   for (size_t k = 0; k < sizes.size(); ++k) {
     if (comm.rank() == 0 && progress) progress(sizes[k]);
-    Buffers buffers = buffers_for(options.op, sizes[k], comm.size(), tensors);
+    const CommCall call = swept(options.op)->colltest_call(
+        static_cast<int64_t>(sizes[k] / kElement), comm.size(), tensors);
     for (int i = 0; i < total; ++i) {
       comm.barrier();
       const int64_t start = clock();
-      run_once(comm, options.op, buffers);
+      run_once(comm, call);
       elapsed[k][size_t(i)] = clock() - start;
     }
   }
@@ -143,11 +119,9 @@ std::vector<std::vector<int64_t>> run_sweep(Comm& comm, const ColltestOptions& o
 }
 
 double bus_bandwidth_factor(const std::string& op, int ranks) {
-  const double n = ranks;
-  if (op == "all_reduce") return 2.0 * (n - 1) / n;
-  if (op == "broadcast" || op == "reduce" || op == "send_recv") return 1.0;
-  if (op == "barrier") return 0.0;
-  return (n - 1) / n;  // each rank moves (n - 1) / n of S
+  const CollectiveDescription* described = swept(op);
+  if (described == nullptr) throw std::invalid_argument("colltest does not sweep " + op);
+  return bus_bandwidth_factor(described->bus_bandwidth, ranks);
 }
 
 std::vector<ColltestRow> sweep_rows(const ColltestOptions& options, int ranks,

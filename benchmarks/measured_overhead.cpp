@@ -46,37 +46,30 @@ class InMemoryComm : public Comm {
   int rank() const override { return rank_; }
   int size() const override { return int(shared_.slots.size()); }
 
-  WorkPtr iall_reduce(at::Tensor& tensor, ReduceOp) override {
-    exchange(tensor);
-    at::Tensor sum = shared_.slots[0].clone();
-    for (size_t r = 1; r < shared_.slots.size(); ++r) sum.add_(shared_.slots[r]);
-    shared_.barrier.wait();  // everyone has read the slots
-    tensor.copy_(sum);
-    return done();
-  }
-  WorkPtr iall_gather(at::Tensor& output, const at::Tensor& input) override {
-    exchange(input);
-    at::cat_out(output, shared_.slots, 0);
-    shared_.barrier.wait();
-    return done();
-  }
-  WorkPtr isend(const at::Tensor&, int, int) override { return unused("send"); }
-  WorkPtr irecv(at::Tensor&, int, int) override { return unused("recv"); }
-  WorkPtr ibroadcast(at::Tensor&, int) override { return unused("broadcast"); }
-  WorkPtr ibarrier() override { return unused("barrier"); }
-  WorkPtr ireduce_scatter(at::Tensor&, const at::Tensor&, ReduceOp) override {
-    return unused("reduce_scatter");
-  }
-  WorkPtr iall_to_all(at::Tensor&, const at::Tensor&) override { return unused("all_to_all"); }
-  WorkPtr iall_to_all_v(at::Tensor&, const at::Tensor&, const std::vector<int64_t>&,
-                        const std::vector<int64_t>&) override {
-    return unused("all_to_all_v");
-  }
-  WorkPtr ireduce(at::Tensor&, int, ReduceOp) override { return unused("reduce"); }
-  WorkPtr igather(at::Tensor&, const at::Tensor&, int) override { return unused("gather"); }
-  WorkPtr iscatter(at::Tensor&, const at::Tensor&, int) override { return unused("scatter"); }
   std::shared_ptr<Comm> split(const std::vector<int>&) override {
     throw std::logic_error("InMemoryComm: split is not needed by a TP forward pass");
+  }
+
+ protected:
+  WorkPtr start(const CommCall& call) override {
+    if (call.op == OpType::kAllReduce) {
+      exchange(call.output);
+      at::Tensor sum = shared_.slots[0].clone();
+      for (size_t r = 1; r < shared_.slots.size(); ++r) sum.add_(shared_.slots[r]);
+      shared_.barrier.wait();  // everyone has read the slots
+      at::Tensor tensor = call.output;
+      tensor.copy_(sum);
+      return done();
+    }
+    if (call.op == OpType::kAllGather) {
+      exchange(call.input);
+      at::Tensor output = call.output;
+      at::cat_out(output, shared_.slots, 0);
+      shared_.barrier.wait();
+      return done();
+    }
+    throw std::logic_error(std::string("InMemoryComm: ") + op_name(call.op) +
+                           " is not needed by a TP forward pass");
   }
 
  private:
@@ -89,9 +82,6 @@ class InMemoryComm : public Comm {
     shared_.barrier.wait();
   }
   static WorkPtr done() { return std::make_shared<Done>(); }
-  static WorkPtr unused(const char* op) {
-    throw std::logic_error(std::string("InMemoryComm: ") + op + " is not needed by a TP forward pass");
-  }
 
   Shared& shared_;
   int rank_;

@@ -110,7 +110,7 @@ std::shared_ptr<SimWork> CollectiveEngine::enter(int group, uint64_t seq, int in
   const int n = static_cast<int>(members.size());
   const int rank = members[static_cast<size_t>(index)];
   const CollectiveOp& op = collective_op(args.op);
-  const uint64_t bytes = op.bytes(args, n);
+  const uint64_t bytes = args.bytes;
   const char* name = op_name(args.op);
   auto work = std::make_shared<SimWork>(
       kernel_, rank, name, bytes, -1,

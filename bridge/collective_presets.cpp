@@ -2,6 +2,8 @@
 
 #include "bridge/collective_ops.h"
 
+#include <ns3/collective-registry.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -132,44 +134,11 @@ double modeled_seconds(OpType op, const std::string& algorithm, uint64_t bytes, 
   const double alpha = link.hops * link.delay_s + frame +
                        switches * ((link.cut_through ? header : frame) + link.switch_s);
   const double beta = 8 / link.rate_bps * link.mtu / (link.mtu - double(link.header_bytes));
-  const double s = double(bytes);
-  const double m = n - 1;
-  const double log_n = std::ceil(std::log2(std::max(n, 2)));
   if (n < 2) return 0;
-  switch (op) {
-    case OpType::kAllReduce:
-      if (algorithm == "ring") return 2 * m * (alpha + s / n * beta);
-      if (algorithm == "tree") return 2 * log_n * (alpha + s / 2 * beta) + s / 2 * beta;
-      if (algorithm == "halving_doubling") {
-        const double p = std::exp2(std::floor(std::log2(n)));
-        const double fold = p == n ? 0 : 2 * (alpha + s * beta);
-        return fold + 2 * std::log2(p) * alpha + 2 * (p - 1) / p * s * beta;
-      }
-      if (algorithm == "direct") return alpha + m * s * beta;
-      break;
-    case OpType::kAllGather:
-    case OpType::kReduceScatter:
-      if (algorithm == "ring") return m * (alpha + s / n * beta);
-      if (algorithm == "direct") return alpha + m * s / n * beta;
-      break;
-    case OpType::kBroadcast:
-    case OpType::kReduce: {
-      if (algorithm == "ring") {  // a pipelined chain of 1 MiB pieces
-        const double piece = std::min(s, double(1 << 20));
-        return s * beta + m * (alpha + piece * beta);
-      }
-      if (algorithm == "tree") return log_n * (alpha + s * beta);
-      if (algorithm == "direct") return alpha + m * s * beta;
-      break;
-    }
-    case OpType::kAllToAll:
-      if (algorithm == "direct") return alpha + m * s / n * beta;
-      if (algorithm == "pairwise") return m * (alpha + s / n * beta);
-      break;
-    default:
-      break;
-  }
-  return -1;
+  // Each algorithm carries its own model beside its schedule (ns3::CollectiveRegistry).
+  return ns3::CollectiveRegistry::GetAlphaBetaSeconds(op_name(op), algorithm, bytes,
+                                                      static_cast<uint32_t>(n),
+                                                      ns3::AlphaBeta{alpha, beta});
 }
 
 const NamedRegistry<CollectivePreset>& collective_presets() {

@@ -3,6 +3,7 @@
 // time. Shard code cannot tell it from a real backend.
 #pragma once
 
+#include "bridge/collective_ops.h"
 #include "bridge/sim_backend.h"
 #include "compute/comm.h"
 
@@ -20,31 +21,13 @@ class SimComm : public Comm {
   int rank() const override { return index_; }
   int size() const override { return static_cast<int>(members_.size()); }
 
-  WorkPtr isend(const at::Tensor& tensor, int dst, int tag = 0) override;
-  WorkPtr irecv(at::Tensor& tensor, int src, int tag = 0) override;
-  WorkPtr ibroadcast(at::Tensor& tensor, int root) override;
-  WorkPtr iall_reduce(at::Tensor& tensor, ReduceOp op = ReduceOp::kSum) override;
-  WorkPtr iall_gather(at::Tensor& output, const at::Tensor& input) override;
-  WorkPtr ibarrier() override;
-  WorkPtr ireduce_scatter(at::Tensor& output, const at::Tensor& input,
-                          ReduceOp op = ReduceOp::kSum) override;
-  WorkPtr iall_to_all(at::Tensor& output, const at::Tensor& input) override;
-  WorkPtr iall_to_all_v(at::Tensor& output, const at::Tensor& input,
-                        const std::vector<int64_t>& output_splits,
-                        const std::vector<int64_t>& input_splits) override;
-  WorkPtr ireduce(at::Tensor& tensor, int root, ReduceOp op = ReduceOp::kSum) override;
-  WorkPtr igather(at::Tensor& output, const at::Tensor& input, int root) override;
-  WorkPtr iscatter(at::Tensor& output, const at::Tensor& input, int root) override;
   std::shared_ptr<Comm> split(const std::vector<int>& ranks) override;
+
+ protected:
+  WorkPtr start(const CommCall& call) override;
 
  private:
   int world_rank(int group_rank, const char* operation) const;
-  WorkPtr collective(const CollectiveArgs& args);
-  // Throws std::invalid_argument unless `tensor` has `expected` elements.
-  void check_numel(const char* operation, const char* what, const at::Tensor& tensor,
-                   int64_t expected) const;
-  void check_stacked(const char* operation, const char* what, const at::Tensor& whole,
-                     const at::Tensor& block) const;
 
   SimBackend& backend_;
   int group_;

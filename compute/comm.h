@@ -6,60 +6,14 @@
 // (SimComm, in bridge/) or real (Gloo, NCCL); shard code cannot tell which.
 #pragma once
 
+#include "compute/collective_op.h"
+
 #include <ATen/ATen.h>
 
 #include <memory>
 #include <vector>
 
 namespace uniference {
-
-enum class ReduceOp { kSum, kMax, kMin };
-
-// The operations of Comm, named as c10d's OpType names them. Reports, traces and the
-// simulated backend's table of operations (bridge/collective_ops) refer to calls by it.
-enum class OpType {
-  kSend,
-  kRecv,
-  kBroadcast,
-  kAllReduce,
-  kAllGather,
-  kBarrier,
-  kReduceScatter,
-  kAllToAll,
-  kReduce,
-  kGather,
-  kScatter
-};
-
-// "send", "recv", "broadcast", "all_reduce", ...: torch.distributed's function names, which
-// scenarios use too.
-constexpr const char* op_name(OpType op) {
-  switch (op) {
-    case OpType::kSend:
-      return "send";
-    case OpType::kRecv:
-      return "recv";
-    case OpType::kBroadcast:
-      return "broadcast";
-    case OpType::kAllReduce:
-      return "all_reduce";
-    case OpType::kAllGather:
-      return "all_gather";
-    case OpType::kBarrier:
-      return "barrier";
-    case OpType::kReduceScatter:
-      return "reduce_scatter";
-    case OpType::kAllToAll:
-      return "all_to_all";
-    case OpType::kReduce:
-      return "reduce";
-    case OpType::kGather:
-      return "gather";
-    case OpType::kScatter:
-      return "scatter";
-  }
-  return "?";
-}
 
 // The handle of an asynchronous operation (c10d's Work).
 class Work {
@@ -79,37 +33,47 @@ class Comm {
   virtual int size() const = 0;
 
   // Asynchronous operations: each returns at once; wait() on the handle blocks.
-  // Tensors passed in must stay alive and unmodified until the handle completes.
-  virtual WorkPtr isend(const at::Tensor& tensor, int dst, int tag = 0) = 0;
-  virtual WorkPtr irecv(at::Tensor& tensor, int src, int tag = 0) = 0;
+  // Tensors passed in must stay alive and unmodified until the handle completes. Each builds
+  // one CommCall, which issue() checks and hands to the backend.
+  WorkPtr isend(const at::Tensor& tensor, int dst, int tag = 0);
+  WorkPtr irecv(at::Tensor& tensor, int src, int tag = 0);
   // In place: every rank's tensor ends up holding root's.
-  virtual WorkPtr ibroadcast(at::Tensor& tensor, int root) = 0;
+  WorkPtr ibroadcast(at::Tensor& tensor, int root);
   // In place: every rank's tensor ends up holding the reduction over all ranks.
-  virtual WorkPtr iall_reduce(at::Tensor& tensor, ReduceOp op = ReduceOp::kSum) = 0;
+  WorkPtr iall_reduce(at::Tensor& tensor, ReduceOp op = ReduceOp::kSum);
   // output holds size() copies of input's shape, concatenated along dim 0 in rank
   // order (c10d's all_gather_into_tensor).
-  virtual WorkPtr iall_gather(at::Tensor& output, const at::Tensor& input) = 0;
-  virtual WorkPtr ibarrier() = 0;
+  WorkPtr iall_gather(at::Tensor& output, const at::Tensor& input);
+  WorkPtr ibarrier();
   // input holds size() blocks along dim 0; rank r's output gets the reduction of every
   // rank's block r (c10d's reduce_scatter_tensor).
-  virtual WorkPtr ireduce_scatter(at::Tensor& output, const at::Tensor& input,
-                                  ReduceOp op = ReduceOp::kSum) = 0;
+  WorkPtr ireduce_scatter(at::Tensor& output, const at::Tensor& input,
+                          ReduceOp op = ReduceOp::kSum);
   // Block j of input (along dim 0, size() equal blocks) goes to rank j, and output's block j
   // comes from rank j (c10d's all_to_all_single without split sizes).
-  virtual WorkPtr iall_to_all(at::Tensor& output, const at::Tensor& input) = 0;
+  WorkPtr iall_to_all(at::Tensor& output, const at::Tensor& input);
   // As iall_to_all, with the rows (dim 0) of each block given: input_splits[j] rows go to
   // rank j, output_splits[j] rows come from it (all_to_all_single with split sizes).
-  virtual WorkPtr iall_to_all_v(at::Tensor& output, const at::Tensor& input,
-                                const std::vector<int64_t>& output_splits,
-                                const std::vector<int64_t>& input_splits) = 0;
+  WorkPtr iall_to_all_v(at::Tensor& output, const at::Tensor& input,
+                        const std::vector<int64_t>& output_splits,
+                        const std::vector<int64_t>& input_splits);
   // In place at root: its tensor ends up holding the reduction; other ranks' are unchanged.
-  virtual WorkPtr ireduce(at::Tensor& tensor, int root, ReduceOp op = ReduceOp::kSum) = 0;
+  WorkPtr ireduce(at::Tensor& tensor, int root, ReduceOp op = ReduceOp::kSum);
   // Root's output (size() copies of input's shape along dim 0, in rank order) gets every
   // rank's input; elsewhere output is ignored and may be undefined.
-  virtual WorkPtr igather(at::Tensor& output, const at::Tensor& input, int root) = 0;
+  WorkPtr igather(at::Tensor& output, const at::Tensor& input, int root);
   // Root's input holds size() blocks along dim 0; rank r's output gets block r. Elsewhere
   // input is ignored and may be undefined.
-  virtual WorkPtr iscatter(at::Tensor& output, const at::Tensor& input, int root) = 0;
+  WorkPtr iscatter(at::Tensor& output, const at::Tensor& input, int root);
+  // A gather of different row counts (MPI's Gatherv): rank j's input holds splits[j] rows,
+  // and root's output gets them all, concatenated along dim 0 in rank order. Every rank
+  // passes the same splits; elsewhere output is ignored and may be undefined.
+  WorkPtr igather_v(at::Tensor& output, const at::Tensor& input,
+                    const std::vector<int64_t>& splits, int root);
+
+  // Any call as one record: the operation's shared checks (collective_op.h), the tensors
+  // that only the root's call carries dropped elsewhere, then the backend's start().
+  WorkPtr issue(CommCall call);
 
   // Blocking forms: the asynchronous operation, then wait().
   void send(const at::Tensor& tensor, int dst, int tag = 0) { isend(tensor, dst, tag)->wait(); }
@@ -142,11 +106,20 @@ class Comm {
   void scatter(at::Tensor& output, const at::Tensor& input, int root) {
     iscatter(output, input, root)->wait();
   }
+  void gather_v(at::Tensor& output, const at::Tensor& input, const std::vector<int64_t>& splits,
+                int root) {
+    igather_v(output, input, splits, root)->wait();
+  }
 
   // A sub-group of this communicator's ranks (c10d's new_group). Every rank of this
   // communicator calls split with the same list, in the same order of calls; members
   // get a communicator whose ranks are their positions in `ranks`, others get nullptr.
   virtual std::shared_ptr<Comm> split(const std::vector<int>& ranks) = 0;
+
+ protected:
+  // The backend's one entry: a call whose arguments its operation's description has
+  // checked. Each backend dispatches it to its own implementation of the operation.
+  virtual WorkPtr start(const CommCall& call) = 0;
 };
 
 // A size, for allocating the output of iall_gather.

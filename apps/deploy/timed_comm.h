@@ -22,28 +22,13 @@ class TimedComm final : public Comm {
   int rank() const override { return inner_->rank(); }
   int size() const override { return inner_->size(); }
 
-  WorkPtr isend(const at::Tensor& tensor, int dst, int tag) override;
-  WorkPtr irecv(at::Tensor& tensor, int src, int tag) override;
-  WorkPtr ibroadcast(at::Tensor& tensor, int root) override;
-  WorkPtr iall_reduce(at::Tensor& tensor, ReduceOp op) override;
-  WorkPtr iall_gather(at::Tensor& output, const at::Tensor& input) override;
-  WorkPtr ibarrier() override;
-  WorkPtr ireduce_scatter(at::Tensor& output, const at::Tensor& input, ReduceOp op) override;
-  WorkPtr iall_to_all(at::Tensor& output, const at::Tensor& input) override;
-  WorkPtr iall_to_all_v(at::Tensor& output, const at::Tensor& input,
-                        const std::vector<int64_t>& output_splits,
-                        const std::vector<int64_t>& input_splits) override;
-  WorkPtr ireduce(at::Tensor& tensor, int root, ReduceOp op) override;
-  WorkPtr igather(at::Tensor& output, const at::Tensor& input, int root) override;
-  WorkPtr iscatter(at::Tensor& output, const at::Tensor& input, int root) override;
   std::shared_ptr<Comm> split(const std::vector<int>& ranks) override;
 
- private:
-  // Issues `call` as `op` with payload `bytes` (sent) to/from `peer` (a rank of this
-  // communicator, or -1) and returns its timed handle.
-  template <typename Call>
-  WorkPtr timed(OpType op, uint64_t bytes, bool sends, int peer, Call call);
+ protected:
+  // Every operation alike: its size and whether this rank sends come from its description.
+  WorkPtr start(const CommCall& call) override;
 
+ private:
   std::shared_ptr<Comm> inner_;
   RankTimeline& timeline_;
   std::vector<int> world_ranks_;

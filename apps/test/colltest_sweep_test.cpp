@@ -19,6 +19,19 @@ TEST(ColltestSweep, BusBandwidthFactorsAreTheNs3Modules) {
   }
 }
 
+// Likewise every collective operation's description (gather_v too, which colltest does not
+// sweep) against the operation table of the ns-3 module.
+TEST(ColltestSweep, EveryOperationsFactorIsTheNs3Modules) {
+  for (const CollectiveDescription& op : collective_descriptions()) {
+    if (!op.collective) continue;
+    for (int n : {2, 3, 8}) {
+      EXPECT_DOUBLE_EQ(bus_bandwidth_factor(op.bus_bandwidth, n),
+                       ns3::ScheduledCollective::GetBusBandwidthFactor(op.name, uint32_t(n)))
+          << op.name << " on " << n;
+    }
+  }
+}
+
 TEST(ColltestSweep, SizesSplitEvenlyIntoWholeElementsPerRank) {
   ColltestOptions options;
   options.op = "all_gather";

@@ -120,14 +120,49 @@ class GlooComm final : public Comm {
   int rank() const override { return rank_; }
   int size() const override { return size_; }
 
-  WorkPtr isend(const at::Tensor& tensor, int dst, int tag) override {
+  std::shared_ptr<Comm> split(const std::vector<int>& ranks) override;
+
+ protected:
+  WorkPtr start(const CommCall& call) override {
+    switch (call.op) {
+      case OpType::kSend:
+        return run_send(call.input, call.peer, call.tag);
+      case OpType::kRecv:
+        return run_recv(call.output, call.peer, call.tag);
+      case OpType::kBroadcast:
+        return run_broadcast(call.output, call.root);
+      case OpType::kAllReduce:
+        return run_all_reduce(call.output, call.reduce);
+      case OpType::kAllGather:
+        return run_all_gather(call.output, call.input);
+      case OpType::kBarrier:
+        return track(group_->barrier(), op_name(OpType::kBarrier), {});
+      case OpType::kReduceScatter:
+        return run_reduce_scatter(call.output, call.input, call.reduce);
+      case OpType::kAllToAll:
+        if (call.input_splits.empty()) return run_all_to_all(call.output, call.input);
+        return all_to_all(call.output, call.input, call.output_splits, call.input_splits);
+      case OpType::kReduce:
+        return run_reduce(call.output, call.root, call.reduce);
+      case OpType::kGather:
+        return run_gather(call.output, call.input, call.root);
+      case OpType::kScatter:
+        return run_scatter(call.output, call.input, call.root);
+      case OpType::kGatherV:
+        return run_gather_v(call.output, call.input, call.input_splits, call.root);
+    }
+    throw std::logic_error(std::string("gloo: no implementation of ") + op_name(call.op));
+  }
+
+ private:
+  WorkPtr run_send(const at::Tensor& tensor, int dst, int tag) {
     require_cpu(tensor, OpType::kSend);
     check_user_tag(tag, OpType::kSend);
     std::vector<at::Tensor> tensors{tensor.contiguous()};
     return track(group_->send(tensors, dst, tag), describe(OpType::kSend, dst), tensors);
   }
 
-  WorkPtr irecv(at::Tensor& tensor, int src, int tag) override {
+  WorkPtr run_recv(at::Tensor tensor, int src, int tag) {
     require_cpu(tensor, OpType::kRecv);
     check_user_tag(tag, OpType::kRecv);
     Landing landing = landing_for(tensor);
@@ -136,7 +171,7 @@ class GlooComm final : public Comm {
                  landing.copy_back);
   }
 
-  WorkPtr ibroadcast(at::Tensor& tensor, int root) override {
+  WorkPtr run_broadcast(at::Tensor tensor, int root) {
     require_cpu(tensor, OpType::kBroadcast);
     Landing landing = landing_for(tensor);
     std::vector<at::Tensor> tensors{landing.buffer};
@@ -146,7 +181,7 @@ class GlooComm final : public Comm {
                  landing.copy_back);
   }
 
-  WorkPtr iall_reduce(at::Tensor& tensor, ReduceOp op) override {
+  WorkPtr run_all_reduce(at::Tensor tensor, ReduceOp op) {
     require_cpu(tensor, OpType::kAllReduce);
     Landing landing = landing_for(tensor);
     std::vector<at::Tensor> tensors{landing.buffer};
@@ -156,10 +191,9 @@ class GlooComm final : public Comm {
                  landing.copy_back);
   }
 
-  WorkPtr iall_gather(at::Tensor& output, const at::Tensor& input) override {
+  WorkPtr run_all_gather(at::Tensor output, const at::Tensor& input) {
     require_cpu(input, OpType::kAllGather);
     require_cpu(output, OpType::kAllGather);
-    check_blocks(OpType::kAllGather, output, input);
     Landing landing = landing_for(output);
     if (size_ == 2) {
       // Gloo's ring on a pair is an exchange that races (see exchange); this one does not.
@@ -177,14 +211,9 @@ class GlooComm final : public Comm {
                  {inputs[0], landing.buffer}, landing.copy_back);
   }
 
-  WorkPtr ibarrier() override {
-    return track(group_->barrier(), op_name(OpType::kBarrier), {});
-  }
-
-  WorkPtr ireduce_scatter(at::Tensor& output, const at::Tensor& input, ReduceOp op) override {
+  WorkPtr run_reduce_scatter(at::Tensor output, const at::Tensor& input, ReduceOp op) {
     require_cpu(input, OpType::kReduceScatter);
     require_cpu(output, OpType::kReduceScatter);
-    check_blocks(OpType::kReduceScatter, input, output);
     std::vector<at::Tensor> tensors{input.contiguous().clone()};
     c10d::AllreduceOptions options;
     options.reduceOp = gloo_reduce(op);
@@ -197,7 +226,7 @@ class GlooComm final : public Comm {
                  });
   }
 
-  WorkPtr iall_to_all(at::Tensor& output, const at::Tensor& input) override {
+  WorkPtr run_all_to_all(at::Tensor output, const at::Tensor& input) {
     require_cpu(input, OpType::kAllToAll);
     require_cpu(output, OpType::kAllToAll);
     if (input.numel() != output.numel() || input.size(0) % size_ != 0) {
@@ -208,19 +237,7 @@ class GlooComm final : public Comm {
     return all_to_all(output, input, {}, {});
   }
 
-  WorkPtr iall_to_all_v(at::Tensor& output, const at::Tensor& input,
-                        const std::vector<int64_t>& output_splits,
-                        const std::vector<int64_t>& input_splits) override {
-    require_cpu(input, OpType::kAllToAll);
-    require_cpu(output, OpType::kAllToAll);
-    if (int(output_splits.size()) != size_ || int(input_splits.size()) != size_) {
-      throw std::invalid_argument("gloo all_to_all_v: needs one split per rank (" +
-                                  std::to_string(size_) + ")");
-    }
-    return all_to_all(output, input, output_splits, input_splits);
-  }
-
-  WorkPtr ireduce(at::Tensor& tensor, int root, ReduceOp op) override {
+  WorkPtr run_reduce(at::Tensor tensor, int root, ReduceOp op) {
     require_cpu(tensor, OpType::kReduce);
     // Gloo uses every rank's buffer as scratch; only the root's result may reach the caller.
     std::vector<at::Tensor> tensors{tensor.contiguous().clone()};
@@ -234,7 +251,7 @@ class GlooComm final : public Comm {
     return track(group_->reduce(tensors, options), op_name(OpType::kReduce), tensors, copy_back);
   }
 
-  WorkPtr igather(at::Tensor& output, const at::Tensor& input, int root) override {
+  WorkPtr run_gather(at::Tensor output, const at::Tensor& input, int root) {
     require_cpu(input, OpType::kGather);
     std::vector<at::Tensor> inputs{input.contiguous()};
     std::vector<std::vector<at::Tensor>> outputs;
@@ -254,7 +271,7 @@ class GlooComm final : public Comm {
                  copy_back);
   }
 
-  WorkPtr iscatter(at::Tensor& output, const at::Tensor& input, int root) override {
+  WorkPtr run_scatter(at::Tensor output, const at::Tensor& input, int root) {
     require_cpu(output, OpType::kScatter);
     Landing landing = landing_for(output);
     std::vector<at::Tensor> outputs{landing.buffer};
@@ -273,24 +290,33 @@ class GlooComm final : public Comm {
                  landing.copy_back);
   }
 
-  std::shared_ptr<Comm> split(const std::vector<int>& ranks) override {
-    // Every rank counts every split, member or not, so a group's store keys are the same
-    // on all of its members.
-    const std::string prefix = "split" + std::to_string(++splits_) + "/";
-    for (size_t i = 0; i < ranks.size(); ++i) {
-      if (ranks[i] < 0 || ranks[i] >= size_) {
-        throw std::invalid_argument("gloo split: rank " + std::to_string(ranks[i]) +
-                                    " is not in a world of " + std::to_string(size_));
-      }
-      if (ranks[i] == rank_) {
-        auto store = c10::make_intrusive<c10d::PrefixStore>(prefix, store_);
-        return std::make_shared<GlooComm>(store, int(i), int(ranks.size()), options_);
-      }
+  // Gloo 1.13 has no gatherv: the root posts a receive for every other rank's rows into its
+  // place in the output, and each rank sends its rows, over c10d's point-to-point calls on an
+  // exchange tag (empty blocks skipped on both sides alike).
+  WorkPtr run_gather_v(at::Tensor output, const at::Tensor& input,
+                       const std::vector<int64_t>& splits, int root) {
+    require_cpu(input, OpType::kGatherV);
+    const at::Tensor mine = input.contiguous().view(-1);
+    const int tag = next_exchange_tag();
+    std::vector<c10::intrusive_ptr<c10d::Work>> works;
+    if (rank_ != root) {
+      std::vector<at::Tensor> tensors{mine};
+      if (mine.numel() > 0) works.push_back(group_->send(tensors, root, tag));
+      return track(std::move(works), op_name(OpType::kGatherV), {mine});
     }
-    return nullptr;
+    require_cpu(output, OpType::kGatherV);
+    Landing landing = landing_for(output);
+    const std::vector<at::Tensor> slots =
+        landing.buffer.view(-1).split_with_sizes(block_elements(input, splits));
+    slots[size_t(rank_)].copy_(mine);
+    for (int j = 0; j < size_; ++j) {
+      std::vector<at::Tensor> tensors{slots[size_t(j)]};
+      if (j != rank_ && tensors[0].numel() > 0) works.push_back(group_->recv(tensors, j, tag));
+    }
+    return track(std::move(works), op_name(OpType::kGatherV), {mine, landing.buffer},
+                 landing.copy_back);
   }
 
- private:
   static std::string shape(const at::Tensor& tensor) {
     std::string text = "[";
     for (int64_t d = 0; d < tensor.dim(); ++d) text += (d ? ", " : "") + std::to_string(tensor.size(d));
@@ -305,26 +331,20 @@ class GlooComm final : public Comm {
     }
   }
 
-  // Elements of each rank's block of `tensor`: `rows` rows each (all_to_all_v's splits),
-  // or size() equal blocks when `rows` is empty.
-  std::vector<int64_t> block_elements(const at::Tensor& tensor, const std::vector<int64_t>& rows,
-                                      const char* which) const {
+  // Elements of each rank's block of `tensor`: `rows` rows each (splits, which the call's
+  // description has checked against the tensor), or size() equal blocks when `rows` is empty.
+  std::vector<int64_t> block_elements(const at::Tensor& tensor, const std::vector<int64_t>& rows) const {
     if (rows.empty()) return std::vector<int64_t>(size_t(size_), tensor.numel() / size_);
-    int64_t total = 0;
-    for (int64_t r : rows) {
-      if (r < 0) throw std::invalid_argument(std::string("gloo all_to_all_v: a negative ") + which + " split");
-      total += r;
-    }
-    if (tensor.dim() == 0 || total != tensor.size(0)) {
-      throw std::invalid_argument(std::string("gloo all_to_all_v: the ") + which + " splits add up to " +
-                                  std::to_string(total) + " rows, the " + which + " " + shape(tensor) +
-                                  " has " + std::to_string(tensor.dim() ? tensor.size(0) : 0));
-    }
-    const int64_t row = tensor.size(0) ? tensor.numel() / tensor.size(0) : 0;
+    int64_t row = 1;
+    for (int64_t d = 1; d < tensor.dim(); ++d) row *= tensor.size(d);
     std::vector<int64_t> elements;
     for (int64_t r : rows) elements.push_back(r * row);
     return elements;
   }
+
+  // The tag of the next exchange: every rank of the group takes the same one, since every
+  // rank runs the group's collectives in the same order.
+  int next_exchange_tag() { return kExchangeTag + int(exchanges_++ % kExchangeTags); }
 
   // Gloo's alltoall (gloo/alltoall.cc) posts its send to rank + i before its receive from
   // rank - i, and so does its ring all-gather on a pair. On Gloo's TCP pair a receive's ready
@@ -338,7 +358,7 @@ class GlooComm final : public Comm {
   // collectives in the same order.
   std::vector<c10::intrusive_ptr<c10d::Work>> exchange(const std::function<at::Tensor(int)>& incoming,
                                                        const std::function<at::Tensor(int)>& outgoing) {
-    const int tag = kExchangeTag + int(exchanges_++ % kExchangeTags);
+    const int tag = next_exchange_tag();
     std::vector<c10::intrusive_ptr<c10d::Work>> works;
     for (int i = 1; i < size_; ++i) {
       const int from = (rank_ + size_ - i) % size_;
@@ -353,10 +373,10 @@ class GlooComm final : public Comm {
     return works;
   }
 
-  WorkPtr all_to_all(at::Tensor& output, const at::Tensor& input, std::vector<int64_t> output_splits,
+  WorkPtr all_to_all(at::Tensor output, const at::Tensor& input, std::vector<int64_t> output_splits,
                      std::vector<int64_t> input_splits) {
-    const std::vector<int64_t> in = block_elements(output, output_splits, "output");
-    const std::vector<int64_t> out = block_elements(input, input_splits, "input");
+    const std::vector<int64_t> in = block_elements(output, output_splits);
+    const std::vector<int64_t> out = block_elements(input, input_splits);
     if (in[size_t(rank_)] != out[size_t(rank_)]) {
       throw std::invalid_argument("gloo all_to_all_v: rank " + std::to_string(rank_) + " keeps " +
                                   std::to_string(out[size_t(rank_)]) + " elements of its input but has room for " +
@@ -403,6 +423,23 @@ class GlooComm final : public Comm {
   static constexpr int kExchangeTag = 1 << 30;
   static constexpr int kExchangeTags = 1 << 30;
 };
+
+std::shared_ptr<Comm> GlooComm::split(const std::vector<int>& ranks) {
+  // Every rank counts every split, member or not, so a group's store keys are the same
+  // on all of its members.
+  const std::string prefix = "split" + std::to_string(++splits_) + "/";
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    if (ranks[i] < 0 || ranks[i] >= size_) {
+      throw std::invalid_argument("gloo split: rank " + std::to_string(ranks[i]) +
+                                  " is not in a world of " + std::to_string(size_));
+    }
+    if (ranks[i] == rank_) {
+      auto store = c10::make_intrusive<c10d::PrefixStore>(prefix, store_);
+      return std::make_shared<GlooComm>(store, int(i), int(ranks.size()), options_);
+    }
+  }
+  return nullptr;
+}
 
 }  // namespace
 

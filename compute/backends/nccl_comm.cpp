@@ -629,8 +629,43 @@ class NcclComm final : public Comm {
   int rank() const override { return context_->rank(); }
   int size() const override { return context_->size(); }
 
-  // NCCL has no tags: `tag` is ignored, and a pair's messages match in posting order.
-  WorkPtr isend(const at::Tensor& tensor, int dst, int /*tag*/) override {
+  std::shared_ptr<Comm> split(const std::vector<int>& ranks) override;
+
+ protected:
+  // NCCL has no tags: a call's tag is ignored, and a pair's messages match in posting order.
+  WorkPtr start(const CommCall& call) override {
+    switch (call.op) {
+      case OpType::kSend:
+        return run_send(call.input, call.peer);
+      case OpType::kRecv:
+        return run_recv(call.output, call.peer);
+      case OpType::kBroadcast:
+        return run_broadcast(call.output, call.root);
+      case OpType::kAllReduce:
+        return run_all_reduce(call.output, call.reduce);
+      case OpType::kAllGather:
+        return run_all_gather(call.output, call.input);
+      case OpType::kBarrier:
+        return run_barrier();
+      case OpType::kReduceScatter:
+        return run_reduce_scatter(call.output, call.input, call.reduce);
+      case OpType::kAllToAll:
+        if (call.input_splits.empty()) return run_all_to_all(call.output, call.input);
+        return run_all_to_all_v(call.output, call.input, call.output_splits, call.input_splits);
+      case OpType::kReduce:
+        return run_reduce(call.output, call.root, call.reduce);
+      case OpType::kGather:
+        return run_gather(call.output, call.input, call.root);
+      case OpType::kScatter:
+        return run_scatter(call.output, call.input, call.root);
+      case OpType::kGatherV:
+        return run_gather_v(call.output, call.input, call.input_splits, call.root);
+    }
+    throw std::logic_error(std::string("nccl: no implementation of ") + op_name(call.op));
+  }
+
+ private:
+  WorkPtr run_send(const at::Tensor& tensor, int dst) {
     check_peer(OpType::kSend, dst);
     const ncclDataType_t type = nccl_type(tensor.scalar_type(), OpType::kSend);
     Launch launch(context_, OpType::kSend, dst);
@@ -640,7 +675,7 @@ class NcclComm final : public Comm {
     return launch.submit();
   }
 
-  WorkPtr irecv(at::Tensor& tensor, int src, int /*tag*/) override {
+  WorkPtr run_recv(at::Tensor tensor, int src) {
     check_peer(OpType::kRecv, src);
     const ncclDataType_t type = nccl_type(tensor.scalar_type(), OpType::kRecv);
     Launch launch(context_, OpType::kRecv, src);
@@ -650,8 +685,7 @@ class NcclComm final : public Comm {
     return launch.submit();
   }
 
-  WorkPtr ibroadcast(at::Tensor& tensor, int root) override {
-    check_root(OpType::kBroadcast, root);
+  WorkPtr run_broadcast(at::Tensor tensor, int root) {
     const ncclDataType_t type = nccl_type(tensor.scalar_type(), OpType::kBroadcast);
     Launch launch(context_, OpType::kBroadcast, root);
     // Root's tensor is only read; the others' is only written.
@@ -662,7 +696,7 @@ class NcclComm final : public Comm {
     return launch.submit();
   }
 
-  WorkPtr iall_reduce(at::Tensor& tensor, ReduceOp op) override {
+  WorkPtr run_all_reduce(at::Tensor tensor, ReduceOp op) {
     const ncclDataType_t type = nccl_type(tensor.scalar_type(), OpType::kAllReduce);
     Launch launch(context_, OpType::kAllReduce, -1);
     void* data = launch.update(tensor);
@@ -672,9 +706,8 @@ class NcclComm final : public Comm {
     return launch.submit();
   }
 
-  WorkPtr iall_gather(at::Tensor& output, const at::Tensor& input) override {
+  WorkPtr run_all_gather(at::Tensor output, const at::Tensor& input) {
     const ncclDataType_t type = same_type(OpType::kAllGather, output, input);
-    check_numel(OpType::kAllGather, "output", output, input.numel() * size());
     Launch launch(context_, OpType::kAllGather, -1);
     void* in = launch.read(input);
     void* out = launch.write(output);
@@ -684,7 +717,7 @@ class NcclComm final : public Comm {
   }
 
   // An all-reduce of one element: NCCL has no barrier of its own.
-  WorkPtr ibarrier() override {
+  WorkPtr run_barrier() {
     Launch launch(context_, OpType::kBarrier, -1);
     void* element = launch.scratch(sizeof(float));
     launch.check(
@@ -693,9 +726,8 @@ class NcclComm final : public Comm {
     return launch.submit();
   }
 
-  WorkPtr ireduce_scatter(at::Tensor& output, const at::Tensor& input, ReduceOp op) override {
+  WorkPtr run_reduce_scatter(at::Tensor output, const at::Tensor& input, ReduceOp op) {
     const ncclDataType_t type = same_type(OpType::kReduceScatter, output, input);
-    check_numel(OpType::kReduceScatter, "input", input, output.numel() * size());
     Launch launch(context_, OpType::kReduceScatter, -1);
     void* in = launch.read(input);
     void* out = launch.write(output);
@@ -705,14 +737,8 @@ class NcclComm final : public Comm {
     return launch.submit();
   }
 
-  WorkPtr iall_to_all(at::Tensor& output, const at::Tensor& input) override {
+  WorkPtr run_all_to_all(at::Tensor output, const at::Tensor& input) {
     const ncclDataType_t type = same_type(OpType::kAllToAll, output, input);
-    check_numel(OpType::kAllToAll, "output", output, input.numel());
-    if (input.numel() % size() != 0) {
-      throw invalid(OpType::kAllToAll, std::to_string(input.numel()) +
-                                           " elements do not split into " + std::to_string(size()) +
-                                           " equal blocks");
-    }
     const size_t block = static_cast<size_t>(input.numel() / size());
     Launch launch(context_, OpType::kAllToAll, -1);
     void* in = launch.read(input);
@@ -732,12 +758,12 @@ class NcclComm final : public Comm {
     return launch.submit();
   }
 
-  WorkPtr iall_to_all_v(at::Tensor& output, const at::Tensor& input,
-                        const std::vector<int64_t>& output_splits,
-                        const std::vector<int64_t>& input_splits) override {
+  WorkPtr run_all_to_all_v(at::Tensor output, const at::Tensor& input,
+                           const std::vector<int64_t>& output_splits,
+                           const std::vector<int64_t>& input_splits) {
     const ncclDataType_t type = same_type(OpType::kAllToAll, output, input);
-    const std::vector<size_t> send_counts = split_counts(input, input_splits, "input");
-    const std::vector<size_t> receive_counts = split_counts(output, output_splits, "output");
+    const std::vector<size_t> send_counts = split_counts(input, input_splits);
+    const std::vector<size_t> receive_counts = split_counts(output, output_splits);
     Launch launch(context_, OpType::kAllToAll, -1);
     void* in = launch.read(input);
     void* out = launch.write(output);
@@ -757,8 +783,7 @@ class NcclComm final : public Comm {
     return launch.submit();
   }
 
-  WorkPtr ireduce(at::Tensor& tensor, int root, ReduceOp op) override {
-    check_root(OpType::kReduce, root);
+  WorkPtr run_reduce(at::Tensor tensor, int root, ReduceOp op) {
     const ncclDataType_t type = nccl_type(tensor.scalar_type(), OpType::kReduce);
     Launch launch(context_, OpType::kReduce, root);
     // Only root's tensor takes the result; the others' stay as they are.
@@ -769,12 +794,10 @@ class NcclComm final : public Comm {
     return launch.submit();
   }
 
-  WorkPtr igather(at::Tensor& output, const at::Tensor& input, int root) override {
-    check_root(OpType::kGather, root);
+  WorkPtr run_gather(at::Tensor output, const at::Tensor& input, int root) {
     const bool is_root = rank() == root;
     const ncclDataType_t type = is_root ? same_type(OpType::kGather, output, input)
                                         : nccl_type(input.scalar_type(), OpType::kGather);
-    if (is_root) check_numel(OpType::kGather, "output", output, input.numel() * size());
     Launch launch(context_, OpType::kGather, root);
     void* in = launch.read(input);
     void* out = is_root ? launch.write(output) : nullptr;  // NCCL reads it at root only
@@ -794,12 +817,10 @@ class NcclComm final : public Comm {
     return launch.submit();
   }
 
-  WorkPtr iscatter(at::Tensor& output, const at::Tensor& input, int root) override {
-    check_root(OpType::kScatter, root);
+  WorkPtr run_scatter(at::Tensor output, const at::Tensor& input, int root) {
     const bool is_root = rank() == root;
     const ncclDataType_t type = is_root ? same_type(OpType::kScatter, output, input)
                                         : nccl_type(output.scalar_type(), OpType::kScatter);
-    if (is_root) check_numel(OpType::kScatter, "input", input, output.numel() * size());
     Launch launch(context_, OpType::kScatter, root);
     void* in = is_root ? launch.read(input) : nullptr;  // NCCL reads it at root only
     void* out = launch.write(output);
@@ -819,35 +840,31 @@ class NcclComm final : public Comm {
     return launch.submit();
   }
 
-  // ncclCommSplit: members share one color and are ordered by their place in `ranks`;
-  // the others pass NCCL_SPLIT_NOCOLOR and get no communicator.
-  std::shared_ptr<Comm> split(const std::vector<int>& ranks) override {
-    std::vector<int> sorted = ranks;
-    std::sort(sorted.begin(), sorted.end());
-    if (sorted.empty() || sorted.front() < 0 || sorted.back() >= size() ||
-        std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
-      throw std::invalid_argument("nccl split on rank " + std::to_string(rank()) +
-                                  ": the rank list must be non-empty, without repeats, and "
-                                  "within the group of " +
-                                  std::to_string(size()));
+  // NCCL has no gatherv: grouped point-to-point, each rank's rows to root, which receives
+  // them into their places in the output (empty blocks skipped on both sides alike).
+  WorkPtr run_gather_v(at::Tensor output, const at::Tensor& input,
+                       const std::vector<int64_t>& splits, int root) {
+    const bool is_root = rank() == root;
+    const ncclDataType_t type = is_root ? same_type(OpType::kGatherV, output, input)
+                                        : nccl_type(input.scalar_type(), OpType::kGatherV);
+    Launch launch(context_, OpType::kGatherV, root);
+    void* in = launch.read(input);
+    void* out = is_root ? launch.write(output) : nullptr;
+    std::vector<Transfer> sends, receives;
+    if (count(input) > 0) sends.push_back(Transfer{root, in, count(input)});
+    if (is_root) {
+      const std::vector<size_t> counts = split_counts(input, splits);
+      size_t received = 0;
+      for (int peer = 0; peer < size(); ++peer) {
+        const size_t n = counts[size_t(peer)];
+        if (n > 0) receives.push_back(Transfer{peer, at_element(out, received, input.element_size()), n});
+        received += n;
+      }
     }
-    const auto me = std::find(ranks.begin(), ranks.end(), rank());
-    const bool member = me != ranks.end();
-    const int position = member ? static_cast<int>(me - ranks.begin()) : 0;
-    const std::string what =
-        "nccl split (rank " + std::to_string(rank()) + " of " + std::to_string(size()) + ")";
-    DeviceGuard guard(context_->device());
-    context_->check_usable(what);
-    ncclComm_t child = nullptr;
-    check_nccl(
-        ncclCommSplit(context_->comm(), member ? 0 : NCCL_SPLIT_NOCOLOR, position, &child, nullptr),
-        what + ": ncclCommSplit");
-    if (!member) return nullptr;
-    return std::make_shared<NcclComm>(std::make_shared<NcclContext>(
-        child, context_->device(), position, static_cast<int>(ranks.size()), context_->timeout()));
+    exchange(launch, type, sends, receives);
+    return launch.submit();
   }
 
- private:
   static size_t count(const at::Tensor& tensor) { return static_cast<size_t>(tensor.numel()); }
 
   std::invalid_argument invalid(OpType op, const std::string& detail) const {
@@ -855,27 +872,9 @@ class NcclComm final : public Comm {
                                  std::to_string(rank()) + ": " + detail);
   }
 
+  // The description has checked that the peer is in the group; NCCL also refuses oneself.
   void check_peer(OpType op, int peer) const {
-    if (peer < 0 || peer >= size()) {
-      throw invalid(op, "rank " + std::to_string(peer) + " is not in this group of " +
-                            std::to_string(size()));
-    }
     if (peer == rank()) throw invalid(op, "a rank cannot send to or receive from itself over NCCL");
-  }
-
-  void check_root(OpType op, int root) const {
-    if (root < 0 || root >= size()) {
-      throw invalid(op, "root " + std::to_string(root) + " is not in this group of " +
-                            std::to_string(size()));
-    }
-  }
-
-  void check_numel(OpType op, const char* what, const at::Tensor& tensor, int64_t expected) const {
-    const int64_t has = tensor.defined() ? tensor.numel() : 0;
-    if (has != expected) {
-      throw invalid(op, std::string(what) + " has " + std::to_string(has) + " elements, expected " +
-                            std::to_string(expected));
-    }
   }
 
   ncclDataType_t same_type(OpType op, const at::Tensor& output, const at::Tensor& input) const {
@@ -887,24 +886,14 @@ class NcclComm final : public Comm {
     return nccl_type(input.scalar_type(), op);
   }
 
-  // The elements each peer's block holds, from its rows (dim 0) as all_to_all_v gives them.
-  std::vector<size_t> split_counts(const at::Tensor& tensor, const std::vector<int64_t>& rows,
-                                   const char* what) const {
-    if (rows.size() != static_cast<size_t>(size())) {
-      throw invalid(OpType::kAllToAll, std::string(what) + " splits has " +
-                                           std::to_string(rows.size()) +
-                                           " entries for a group of " + std::to_string(size()));
-    }
-    const int64_t row =
-        tensor.dim() == 0 || tensor.size(0) == 0 ? 0 : tensor.numel() / tensor.size(0);
+  // The elements each peer's block holds, from its rows (dim 0) as the splits give them
+  // (checked against the tensor by the call's description).
+  static std::vector<size_t> split_counts(const at::Tensor& tensor,
+                                          const std::vector<int64_t>& rows) {
+    int64_t row = 1;
+    for (int64_t d = 1; d < tensor.dim(); ++d) row *= tensor.size(d);
     std::vector<size_t> counts;
-    int64_t total = 0;
-    for (int64_t r : rows) {
-      if (r < 0) throw invalid(OpType::kAllToAll, "negative split " + std::to_string(r));
-      counts.push_back(static_cast<size_t>(r * row));
-      total += r;
-    }
-    check_numel(OpType::kAllToAll, what, tensor, total * row);
+    for (int64_t r : rows) counts.push_back(static_cast<size_t>(r * row));
     return counts;
   }
 
@@ -924,6 +913,34 @@ class NcclComm final : public Comm {
 
   std::shared_ptr<NcclContext> context_;
 };
+
+// ncclCommSplit: members share one color and are ordered by their place in `ranks`;
+// the others pass NCCL_SPLIT_NOCOLOR and get no communicator.
+std::shared_ptr<Comm> NcclComm::split(const std::vector<int>& ranks) {
+  std::vector<int> sorted = ranks;
+  std::sort(sorted.begin(), sorted.end());
+  if (sorted.empty() || sorted.front() < 0 || sorted.back() >= size() ||
+      std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+    throw std::invalid_argument("nccl split on rank " + std::to_string(rank()) +
+                                ": the rank list must be non-empty, without repeats, and "
+                                "within the group of " +
+                                std::to_string(size()));
+  }
+  const auto me = std::find(ranks.begin(), ranks.end(), rank());
+  const bool member = me != ranks.end();
+  const int position = member ? static_cast<int>(me - ranks.begin()) : 0;
+  const std::string what =
+      "nccl split (rank " + std::to_string(rank()) + " of " + std::to_string(size()) + ")";
+  DeviceGuard guard(context_->device());
+  context_->check_usable(what);
+  ncclComm_t child = nullptr;
+  check_nccl(
+      ncclCommSplit(context_->comm(), member ? 0 : NCCL_SPLIT_NOCOLOR, position, &child, nullptr),
+      what + ": ncclCommSplit");
+  if (!member) return nullptr;
+  return std::make_shared<NcclComm>(std::make_shared<NcclContext>(
+      child, context_->device(), position, static_cast<int>(ranks.size()), context_->timeout()));
+}
 
 std::string visible_gpus_problem() {
   int count = 0;

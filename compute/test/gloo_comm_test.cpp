@@ -114,6 +114,23 @@ TEST(GlooComm, RootedOperations) {
   });
 }
 
+// gather_v over real Gloo: rank j's rows (splits[j] of them, none for rank 2) land at the
+// root in rank order.
+TEST(GlooComm, GatherVConcatenatesEveryRanksRowsAtTheRoot) {
+  run_world(4, [](Comm& comm) {
+    const std::vector<int64_t> splits = {2, 3, 0, 1};
+    const int r = comm.rank();
+    const int root = 1;
+    const at::Tensor mine = filled({splits[size_t(r)], 2}, 10.0 * r);
+    at::Tensor gathered = r == root ? at::empty({6, 2}, at::kFloat) : at::Tensor();
+    comm.gather_v(gathered, mine, splits, root);
+    if (r != root) return;
+    std::vector<at::Tensor> parts;
+    for (int j = 0; j < comm.size(); ++j) parts.push_back(filled({splits[size_t(j)], 2}, 10.0 * j));
+    EXPECT_TRUE(at::equal(gathered, at::cat(parts))) << gathered;
+  });
+}
+
 TEST(GlooComm, AllToAllEqualAndSplitBlocks) {
   run_world(3, [](Comm& comm) {
     const int n = comm.size();

@@ -207,6 +207,10 @@ TEST(NcclOneRank, EveryCollectiveOfOneRankCopiesItsInput) {
   comm->scatter(scattered, input, 0);
   EXPECT_TRUE(scattered.equal(input)) << "scatter";
 
+  at::Tensor gathered_rows = at::zeros_like(input);
+  comm->gather_v(gathered_rows, input, {4}, 0);
+  EXPECT_TRUE(gathered_rows.equal(input)) << "gather_v";
+
   comm->barrier();
 }
 
@@ -302,6 +306,22 @@ TEST(NcclTwoRanks, CollectivesCombineBothRanks) {
       EXPECT_EQ(alone->rank(), 0);
     }
     comm.barrier();
+  }));
+}
+
+// gather_v: rank 0 gives two rows, rank 1 one; root 0 holds them in rank order.
+TEST(NcclTwoRanks, GatherVConcatenatesRowsOfDifferentCounts) {
+  SKIP_WITHOUT_TWO_GPUS();
+  expect_all_finished(run_ranks(2, [](Comm& comm) {
+    const int rank = comm.rank();
+    const std::vector<int64_t> splits = {2, 1};
+    const at::Tensor mine = at::full({splits[size_t(rank)], 3}, float(rank + 1));
+    at::Tensor at_root = rank == 0 ? at::empty({3, 3}) : at::Tensor();
+    comm.gather_v(at_root, mine, splits, 0);
+    if (rank == 0) {
+      EXPECT_TRUE(at_root.equal(at::cat({at::full({2, 3}, 1.0f), at::full({1, 3}, 2.0f)})))
+          << at_root;
+    }
   }));
 }
 

@@ -9,6 +9,8 @@
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -41,6 +43,16 @@ RingBroadcast::RingBroadcast()
     : ScheduledCollective("broadcast"),
       m_chunkBytes(1 << 20)
 {
+}
+
+double
+RingBroadcast::AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link)
+{
+    // A pipelined chain of 1 MiB pieces: S once through, plus n - 1 hops of the first piece.
+    const double s = double(bytes);
+    const double m = n - 1.0;
+    const double piece = std::min(s, double(1 << 20));
+    return s * link.beta + m * (link.alpha + piece * link.beta);
 }
 
 void
@@ -84,6 +96,13 @@ RingReduce::RingReduce()
     : ScheduledCollective("reduce"),
       m_chunkBytes(1 << 20)
 {
+}
+
+double
+RingReduce::AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link)
+{
+    // The broadcast's chain, run towards the root.
+    return RingBroadcast::AlphaBetaSeconds(bytes, n, link);
 }
 
 void

@@ -22,6 +22,16 @@ class RingBroadcast : public ScheduledCollective
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+
+    /**
+     * \brief This schedule's time over uncongested links (CollectiveRegistry's alpha-beta
+     * model, which presets such as `auto` compare).
+     * \param bytes the operation's size S
+     * \param n the group size
+     * \param link the path's alpha and beta
+     * \return seconds
+     */
+    static double AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link);
     RingBroadcast();
 
   protected:
@@ -43,6 +53,16 @@ class RingReduce : public ScheduledCollective
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+
+    /**
+     * \brief This schedule's time over uncongested links (CollectiveRegistry's alpha-beta
+     * model, which presets such as `auto` compare).
+     * \param bytes the operation's size S
+     * \param n the group size
+     * \param link the path's alpha and beta
+     * \return seconds
+     */
+    static double AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link);
     RingReduce();
 
   protected:

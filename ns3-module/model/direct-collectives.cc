@@ -173,6 +173,15 @@ DirectAllReduce::DirectAllReduce()
 {
 }
 
+double
+DirectAllReduce::AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link)
+{
+    // one round; a participant's link carries n - 1 copies of S.
+    const double s = double(bytes);
+    const double m = n - 1.0;
+    return link.alpha + m * s * link.beta;
+}
+
 void
 DirectAllReduce::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
@@ -200,6 +209,15 @@ DirectReduceScatter::GetTypeId()
 DirectReduceScatter::DirectReduceScatter()
     : DirectCollective("reduce_scatter")
 {
+}
+
+double
+DirectReduceScatter::AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link)
+{
+    // one round; a participant's link carries n - 1 blocks of S / n.
+    const double s = double(bytes);
+    const double m = n - 1.0;
+    return link.alpha + m * s / n * link.beta;
 }
 
 void
@@ -231,6 +249,15 @@ DirectAllGather::DirectAllGather()
 {
 }
 
+double
+DirectAllGather::AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link)
+{
+    // one round; a participant's link carries n - 1 blocks of S / n.
+    const double s = double(bytes);
+    const double m = n - 1.0;
+    return link.alpha + m * s / n * link.beta;
+}
+
 void
 DirectAllGather::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
@@ -259,6 +286,15 @@ DirectAllToAll::DirectAllToAll()
 {
 }
 
+double
+DirectAllToAll::AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link)
+{
+    // one round; a participant's link carries n - 1 blocks of S / n.
+    const double s = double(bytes);
+    const double m = n - 1.0;
+    return link.alpha + m * s / n * link.beta;
+}
+
 void
 DirectAllToAll::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
@@ -284,6 +320,15 @@ PairwiseAllToAll::GetTypeId()
 PairwiseAllToAll::PairwiseAllToAll()
     : DirectCollective("all_to_all")
 {
+}
+
+double
+PairwiseAllToAll::AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link)
+{
+    // n - 1 steps one after the other, each a block of S / n.
+    const double s = double(bytes);
+    const double m = n - 1.0;
+    return m * (link.alpha + s / n * link.beta);
 }
 
 void
@@ -319,6 +364,15 @@ DirectBroadcast::DirectBroadcast()
 {
 }
 
+double
+DirectBroadcast::AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link)
+{
+    // one round; the root's link carries n - 1 copies of S.
+    const double s = double(bytes);
+    const double m = n - 1.0;
+    return link.alpha + m * s * link.beta;
+}
+
 void
 DirectBroadcast::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
@@ -348,6 +402,15 @@ DirectReduce::GetTypeId()
 DirectReduce::DirectReduce()
     : DirectCollective("reduce")
 {
+}
+
+double
+DirectReduce::AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link)
+{
+    // one round; the root's link carries n - 1 copies of S.
+    const double s = double(bytes);
+    const double m = n - 1.0;
+    return link.alpha + m * s * link.beta;
 }
 
 void
@@ -430,6 +493,57 @@ DirectScatter::BuildProgram(uint32_t index, CollectiveProgram& program) const
     }
     program.Local(output, mine, CollectiveProgram::COPY);
     AddSends(program, index, n, GetWindow(), [&](uint32_t j) { return CollectiveProgram::Part(input, n, j); });
+}
+
+NS_OBJECT_ENSURE_REGISTERED(DirectGatherV);
+NS_COLLECTIVE_ALGORITHM_REGISTER(DirectGatherV, "gather_v", "direct");
+NS_COLLECTIVE_OPERATION_REGISTER("gather_v", CollectiveRegistry::SHARE);
+
+TypeId
+DirectGatherV::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::DirectGatherV")
+                            .SetParent<DirectCollective>()
+                            .SetGroupName("Uniference")
+                            .AddConstructor<DirectGatherV>();
+    return tid;
+}
+
+DirectGatherV::DirectGatherV()
+    : DirectCollective("gather_v")
+{
+}
+
+void
+DirectGatherV::BuildProgram(uint32_t index, CollectiveProgram& program) const
+{
+    // Empty blocks send nothing, and the root, which knows every count, expects nothing.
+    uint64_t mine = GetSendCounts(index)[index];
+    Region input{CollectiveProgram::INPUT, 0, mine};
+    if (index != GetRoot())
+    {
+        if (mine > 0)
+        {
+            program.Send(GetRoot(), input);
+        }
+        return;
+    }
+    std::vector<Region> block = Blocks(CollectiveProgram::OUTPUT, GetRecvCounts(index));
+    for (uint32_t j = 0; j < GetN(); ++j)
+    {
+        if (block[j].count == 0)
+        {
+            continue;
+        }
+        if (j == index)
+        {
+            program.Local(block[j], input, CollectiveProgram::COPY);
+        }
+        else
+        {
+            program.Recv(j, block[j], CollectiveProgram::COPY);
+        }
+    }
 }
 
 } // namespace ns3

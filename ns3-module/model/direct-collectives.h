@@ -71,6 +71,16 @@ class DirectAllReduce : public DirectCollective
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+
+    /**
+     * \brief This schedule's time over uncongested links (CollectiveRegistry's alpha-beta
+     * model, which presets such as `auto` compare).
+     * \param bytes the operation's size S
+     * \param n the group size
+     * \param link the path's alpha and beta
+     * \return seconds
+     */
+    static double AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link);
     DirectAllReduce();
 
   protected:
@@ -89,6 +99,16 @@ class DirectReduceScatter : public DirectCollective
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+
+    /**
+     * \brief This schedule's time over uncongested links (CollectiveRegistry's alpha-beta
+     * model, which presets such as `auto` compare).
+     * \param bytes the operation's size S
+     * \param n the group size
+     * \param link the path's alpha and beta
+     * \return seconds
+     */
+    static double AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link);
     DirectReduceScatter();
 
   protected:
@@ -107,6 +127,16 @@ class DirectAllGather : public DirectCollective
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+
+    /**
+     * \brief This schedule's time over uncongested links (CollectiveRegistry's alpha-beta
+     * model, which presets such as `auto` compare).
+     * \param bytes the operation's size S
+     * \param n the group size
+     * \param link the path's alpha and beta
+     * \return seconds
+     */
+    static double AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link);
     DirectAllGather();
 
   protected:
@@ -125,6 +155,16 @@ class DirectAllToAll : public DirectCollective
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+
+    /**
+     * \brief This schedule's time over uncongested links (CollectiveRegistry's alpha-beta
+     * model, which presets such as `auto` compare).
+     * \param bytes the operation's size S
+     * \param n the group size
+     * \param link the path's alpha and beta
+     * \return seconds
+     */
+    static double AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link);
     DirectAllToAll();
 
   protected:
@@ -143,6 +183,16 @@ class PairwiseAllToAll : public DirectCollective
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+
+    /**
+     * \brief This schedule's time over uncongested links (CollectiveRegistry's alpha-beta
+     * model, which presets such as `auto` compare).
+     * \param bytes the operation's size S
+     * \param n the group size
+     * \param link the path's alpha and beta
+     * \return seconds
+     */
+    static double AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link);
     PairwiseAllToAll();
 
   protected:
@@ -161,6 +211,16 @@ class DirectBroadcast : public DirectCollective
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+
+    /**
+     * \brief This schedule's time over uncongested links (CollectiveRegistry's alpha-beta
+     * model, which presets such as `auto` compare).
+     * \param bytes the operation's size S
+     * \param n the group size
+     * \param link the path's alpha and beta
+     * \return seconds
+     */
+    static double AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link);
     DirectBroadcast();
 
   protected:
@@ -179,6 +239,16 @@ class DirectReduce : public DirectCollective
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+
+    /**
+     * \brief This schedule's time over uncongested links (CollectiveRegistry's alpha-beta
+     * model, which presets such as `auto` compare).
+     * \param bytes the operation's size S
+     * \param n the group size
+     * \param link the path's alpha and beta
+     * \return seconds
+     */
+    static double AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link);
     DirectReduce();
 
   protected:
@@ -216,6 +286,26 @@ class DirectScatter : public DirectCollective
      */
     static TypeId GetTypeId();
     DirectScatter();
+
+  protected:
+    void BuildProgram(uint32_t index, CollectiveProgram& program) const override;
+};
+
+/**
+ * \ingroup uniference
+ * \brief Gather of different sizes (gather_v): participant j sends its SetSplits count
+ * straight to the root, which places each in its output in index order. Every participant's
+ * splits hold every participant's count; without splits the blocks are equal, as a gather's.
+ */
+class DirectGatherV : public DirectCollective
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    DirectGatherV();
 
   protected:
     void BuildProgram(uint32_t index, CollectiveProgram& program) const override;

@@ -8,6 +8,8 @@
 
 #include "ns3/log.h"
 
+#include <cmath>
+
 namespace ns3
 {
 
@@ -32,6 +34,17 @@ HalvingDoublingAllReduce::GetTypeId()
 HalvingDoublingAllReduce::HalvingDoublingAllReduce()
     : ScheduledCollective("all_reduce")
 {
+}
+
+double
+HalvingDoublingAllReduce::AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link)
+{
+    // Participants beyond the largest power of two p fold in first and out last (two messages
+    // of S); then log p halving and log p doubling steps move 2 (p - 1) / p of S.
+    const double s = double(bytes);
+    const double p = std::exp2(std::floor(std::log2(n)));
+    const double fold = p == n ? 0 : 2 * (link.alpha + s * link.beta);
+    return fold + 2 * std::log2(p) * link.alpha + 2 * (p - 1) / p * s * link.beta;
 }
 
 void

@@ -178,6 +178,15 @@ RingAllReduce::RingAllReduce()
 {
 }
 
+double
+RingAllReduce::AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link)
+{
+    // 2 (n - 1) steps, each a block of S / n.
+    const double s = double(bytes);
+    const double m = n - 1.0;
+    return 2 * m * (link.alpha + s / n * link.beta);
+}
+
 void
 RingAllReduce::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
@@ -211,6 +220,15 @@ RingReduceScatter::GetTypeId()
 RingReduceScatter::RingReduceScatter()
     : RingCollective("reduce_scatter")
 {
+}
+
+double
+RingReduceScatter::AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link)
+{
+    // n - 1 steps, each a block of S / n.
+    const double s = double(bytes);
+    const double m = n - 1.0;
+    return m * (link.alpha + s / n * link.beta);
 }
 
 void
@@ -253,6 +271,15 @@ RingAllGather::GetTypeId()
 RingAllGather::RingAllGather()
     : RingCollective("all_gather")
 {
+}
+
+double
+RingAllGather::AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link)
+{
+    // n - 1 steps, each a block of S / n.
+    const double s = double(bytes);
+    const double m = n - 1.0;
+    return m * (link.alpha + s / n * link.beta);
 }
 
 void

@@ -123,6 +123,16 @@ class RingAllReduce : public RingCollective
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+
+    /**
+     * \brief This schedule's time over uncongested links (CollectiveRegistry's alpha-beta
+     * model, which presets such as `auto` compare).
+     * \param bytes the operation's size S
+     * \param n the group size
+     * \param link the path's alpha and beta
+     * \return seconds
+     */
+    static double AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link);
     RingAllReduce();
 
   protected:
@@ -141,6 +151,16 @@ class RingReduceScatter : public RingCollective
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+
+    /**
+     * \brief This schedule's time over uncongested links (CollectiveRegistry's alpha-beta
+     * model, which presets such as `auto` compare).
+     * \param bytes the operation's size S
+     * \param n the group size
+     * \param link the path's alpha and beta
+     * \return seconds
+     */
+    static double AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link);
     RingReduceScatter();
 
   protected:
@@ -159,6 +179,16 @@ class RingAllGather : public RingCollective
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+
+    /**
+     * \brief This schedule's time over uncongested links (CollectiveRegistry's alpha-beta
+     * model, which presets such as `auto` compare).
+     * \param bytes the operation's size S
+     * \param n the group size
+     * \param link the path's alpha and beta
+     * \return seconds
+     */
+    static double AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link);
     RingAllGather();
 
   protected:

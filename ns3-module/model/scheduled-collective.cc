@@ -4,6 +4,8 @@
 
 #include "scheduled-collective.h"
 
+#include "collective-registry.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -131,20 +133,7 @@ ScheduledCollective::GetRoot() const
 double
 ScheduledCollective::GetBusBandwidthFactor(const std::string& operation, uint32_t n)
 {
-    if (operation == "all_reduce")
-    {
-        return 2.0 * (n - 1) / n;
-    }
-    if (operation == "broadcast" || operation == "reduce" || operation == "send_recv")
-    {
-        return 1.0;
-    }
-    if (operation == "barrier")
-    {
-        return 0.0;
-    }
-    // all_gather, reduce_scatter, all_to_all, gather, scatter: each rank moves (n - 1) / n of S.
-    return double(n - 1) / n;
+    return CollectiveRegistry::GetBusBandwidthFactor(operation, n);
 }
 
 double

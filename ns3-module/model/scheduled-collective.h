@@ -7,6 +7,7 @@
 
 #include "collective-data.h"
 #include "collective-program.h"
+#include "collective-registry.h"
 #include "collective.h"
 
 #include <deque>

@@ -9,6 +9,9 @@
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace ns3
 {
 
@@ -23,6 +26,19 @@ NS_COLLECTIVE_ALGORITHM_REGISTER(TreeReduce, "reduce", "tree");
 
 using Step = CollectiveProgram::Step;
 using Region = CollectiveProgram::Region;
+
+namespace
+{
+/**
+ * \param n a group size
+ * \return the depth of a binary tree over it: ceil(log2 n), at least 1
+ */
+double
+LogN(uint32_t n)
+{
+    return std::ceil(std::log2(std::max<uint32_t>(n, 2)));
+}
+} // namespace
 
 TypeId
 TreeCollective::GetTypeId()
@@ -125,6 +141,14 @@ TreeAllReduce::TreeAllReduce()
 {
 }
 
+double
+TreeAllReduce::AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link)
+{
+    // up and down a binary tree of depth log n in halves of S, pipelined.
+    const double s = double(bytes);
+    return 2 * LogN(n) * (link.alpha + s / 2 * link.beta) + s / 2 * link.beta;
+}
+
 void
 TreeAllReduce::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
@@ -179,6 +203,14 @@ TreeBroadcast::TreeBroadcast()
 {
 }
 
+double
+TreeBroadcast::AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link)
+{
+    // log n levels, each the whole of S.
+    const double s = double(bytes);
+    return LogN(n) * (link.alpha + s * link.beta);
+}
+
 void
 TreeBroadcast::BuildProgram(uint32_t index, CollectiveProgram& program) const
 {
@@ -213,6 +245,14 @@ TreeReduce::GetTypeId()
 TreeReduce::TreeReduce()
     : TreeCollective("reduce")
 {
+}
+
+double
+TreeReduce::AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link)
+{
+    // log n levels, each the whole of S.
+    const double s = double(bytes);
+    return LogN(n) * (link.alpha + s * link.beta);
 }
 
 void

@@ -79,6 +79,16 @@ class TreeAllReduce : public TreeCollective
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+
+    /**
+     * \brief This schedule's time over uncongested links (CollectiveRegistry's alpha-beta
+     * model, which presets such as `auto` compare).
+     * \param bytes the operation's size S
+     * \param n the group size
+     * \param link the path's alpha and beta
+     * \return seconds
+     */
+    static double AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link);
     TreeAllReduce();
 
   protected:
@@ -97,6 +107,16 @@ class TreeBroadcast : public TreeCollective
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+
+    /**
+     * \brief This schedule's time over uncongested links (CollectiveRegistry's alpha-beta
+     * model, which presets such as `auto` compare).
+     * \param bytes the operation's size S
+     * \param n the group size
+     * \param link the path's alpha and beta
+     * \return seconds
+     */
+    static double AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link);
     TreeBroadcast();
 
   protected:
@@ -115,6 +135,16 @@ class TreeReduce : public TreeCollective
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+
+    /**
+     * \brief This schedule's time over uncongested links (CollectiveRegistry's alpha-beta
+     * model, which presets such as `auto` compare).
+     * \param bytes the operation's size S
+     * \param n the group size
+     * \param link the path's alpha and beta
+     * \return seconds
+     */
+    static double AlphaBetaSeconds(uint64_t bytes, uint32_t n, const AlphaBeta& link);
     TreeReduce();
 
   protected:

@@ -116,7 +116,7 @@ class CollectiveRegistryTestCase : public TestCase
     void DoRun() override
     {
         const std::vector<std::string> operations = CollectiveHelper::GetOperations();
-        NS_TEST_EXPECT_MSG_EQ(operations.size(), 9, "nine operations");
+        NS_TEST_EXPECT_MSG_EQ(operations.size(), 10, "ten operations");
         NS_TEST_EXPECT_MSG_EQ(std::is_sorted(operations.begin(), operations.end()), true, "order");
 
         const struct
@@ -138,6 +138,7 @@ class CollectiveRegistryTestCase : public TestCase
             {"all_to_all", "pairwise", PairwiseAllToAll::GetTypeId()},
             {"reduce", "ring", RingReduce::GetTypeId()},
             {"gather", "direct", DirectGather::GetTypeId()},
+            {"gather_v", "direct", DirectGatherV::GetTypeId()},
             {"scatter", "direct", DirectScatter::GetTypeId()},
         };
 
@@ -172,7 +173,7 @@ class CollectiveRegistryTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(Contains(*error,
                                            "unknown collective operation \"reduction\"; known: "
                                            "all_gather, all_reduce, all_to_all, barrier, "
-                                           "broadcast, gather, reduce, reduce_scatter, scatter"),
+                                           "broadcast, gather, gather_v, reduce, reduce_scatter, scatter"),
                                   true,
                                   "fatal error for an unknown operation: " << *error);
         }

@@ -89,7 +89,8 @@ class ScheduleExactnessTestCase : public TestCase
         const std::string& op = m_operation;
         // Blocks of 5 elements where the operation needs whole blocks; otherwise an uneven size.
         const bool perBlock = op == "all_gather" || op == "reduce_scatter" ||
-                              op == "all_to_all" || op == "gather" || op == "scatter";
+                              op == "all_to_all" || op == "gather" || op == "gather_v" ||
+                              op == "scatter";
         const uint64_t count = op == "barrier" ? 0 : perBlock ? 5 * uint64_t(n) : 5 * uint64_t(n) + 3;
         const uint64_t block = count / n;
 
@@ -103,7 +104,7 @@ class ScheduleExactnessTestCase : public TestCase
             {
                 out = count;
             }
-            else if (op == "all_gather" || op == "gather")
+            else if (op == "all_gather" || op == "gather" || op == "gather_v")
             {
                 in = block;
                 out = count;
@@ -179,7 +180,7 @@ class ScheduleExactnessTestCase : public TestCase
                     want[e] = Value(op == "broadcast" ? root : i, e);
                 }
             }
-            else if (op == "all_gather" || (op == "gather" && i == root))
+            else if (op == "all_gather" || ((op == "gather" || op == "gather_v") && i == root))
             {
                 for (uint64_t e = 0; e < count; ++e)
                 {
