@@ -11,7 +11,7 @@
 namespace uniference {
 
 // Every outage from t = 0 to end_ns of every VaryingLinkChannel ns-3 holds now, in time
-// order; a link is named by its two nodes, "node 0 <-> node 1" (ns-3 node ids).
+// order; a link is named by its two nodes, "edge <-> cloud" (bridge/node_names.h).
 std::vector<LinkOutage> link_outages(int64_t end_ns);
 
 }  // namespace uniference

@@ -1,18 +1,17 @@
 #include "bridge/link_sampler.h"
 
+#include "bridge/node_names.h"
+
 #include <ns3/channel.h>
 #include <ns3/data-rate.h>
 #include <ns3/ethernet-net-device.h>
 #include <ns3/ib-event-queue.h>
 #include <ns3/ib-net-device.h>
-#include <ns3/message-transport.h>
-#include <ns3/node-list.h>
 #include <ns3/node.h>
 #include <ns3/point-to-point-net-device.h>
 #include <ns3/simulator.h>
 
 #include <algorithm>
-#include <map>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -127,31 +126,6 @@ void point_to_point_tx(std::shared_ptr<State> state, size_t index, PointToPointL
                 line.rate.CalculateBytesTxTime(packet->GetSize()).GetPicoSeconds() + line.gap_ps);
 }
 
-// "rank N" for the node of rank N's transport, "node N" (ns-3 node id) for the rest.
-std::map<uint32_t, std::string> node_names(uint32_t ranks) {
-  std::map<uint32_t, std::string> names;
-  for (auto node = ns3::NodeList::Begin(); node != ns3::NodeList::End(); ++node) {
-    const uint32_t id = (*node)->GetId();
-    names[id] = "node " + std::to_string(id);
-    for (uint32_t a = 0; a < (*node)->GetNApplications(); ++a) {
-      auto transport = ns3::DynamicCast<ns3::MessageTransport>((*node)->GetApplication(a));
-      if (transport && transport->GetEndpointId() < ranks) {
-        names[id] = "rank " + std::to_string(transport->GetEndpointId());
-      }
-    }
-  }
-  return names;
-}
-
-// The node at the other end of a device's cable, or none (not attached, or shared media).
-ns3::Ptr<ns3::Node> peer_node(const ns3::Ptr<ns3::NetDevice>& device) {
-  ns3::Ptr<ns3::Channel> channel = device->GetChannel();
-  if (!channel || channel->GetNDevices() != 2) return nullptr;
-  ns3::Ptr<ns3::NetDevice> other = channel->GetDevice(0) == device ? channel->GetDevice(1)
-                                                                   : channel->GetDevice(0);
-  return other ? other->GetNode() : nullptr;
-}
-
 uint64_t data_rate_attribute(const ns3::Ptr<ns3::NetDevice>& device) {
   ns3::DataRateValue rate;
   device->GetAttribute("DataRate", rate);
@@ -160,42 +134,33 @@ uint64_t data_rate_attribute(const ns3::Ptr<ns3::NetDevice>& device) {
 
 }  // namespace
 
-LinkSampler::LinkSampler(uint32_t samples, uint32_t ranks) : state_(std::make_shared<State>()) {
+LinkSampler::LinkSampler(uint32_t samples) : state_(std::make_shared<State>()) {
   state_->max_bins = std::max<uint32_t>(samples, 1);
-  const std::map<uint32_t, std::string> names = node_names(ranks);
-  std::map<std::string, int> seen;  // parallel cables between one pair get "(2)", "(3)"
-  for (auto node = ns3::NodeList::Begin(); node != ns3::NodeList::End(); ++node) {
-    for (uint32_t d = 0; d < (*node)->GetNDevices(); ++d) {
-      ns3::Ptr<ns3::NetDevice> device = (*node)->GetDevice(d);
-      ns3::Ptr<ns3::Node> peer = peer_node(device);
-      if (!peer) continue;
-      State::Direction direction;
-      direction.name = names.at((*node)->GetId()) + " -> " + names.at(peer->GetId());
-      const int copies = ++seen[direction.name];
-      if (copies > 1) direction.name += " (" + std::to_string(copies) + ")";
-      const size_t index = state_->directions.size();
-      if (auto ib = ns3::DynamicCast<ns3::IbNetDevice>(device)) {
-        direction.rate_bps = ib->GetDataRate().GetBitRate();
-        ib->TraceConnectWithoutContext(
-            "Tx", ns3::MakeBoundCallback(&ib_tx, state_, index, ns3::PeekPointer(ib)));
-      } else if (auto ethernet = ns3::DynamicCast<ns3::EthernetNetDevice>(device)) {
-        direction.rate_bps = data_rate_attribute(device);
-        ethernet->TraceConnectWithoutContext(
-            "PhyTxBegin",
-            ns3::MakeBoundCallback(&ethernet_tx, state_, index, ns3::PeekPointer(ethernet)));
-      } else if (auto p2p = ns3::DynamicCast<ns3::PointToPointNetDevice>(device)) {
-        direction.rate_bps = data_rate_attribute(device);
-        ns3::TimeValue gap;
-        p2p->GetAttribute("InterframeGap", gap);
-        const PointToPointLine line{ns3::DataRate(direction.rate_bps),
-                                    gap.Get().GetPicoSeconds()};
-        p2p->TraceConnectWithoutContext(
-            "PhyTxBegin", ns3::MakeBoundCallback(&point_to_point_tx, state_, index, line));
-      } else {
-        continue;  // a device kind without a tap: not listed rather than shown idle
-      }
-      state_->directions.push_back(std::move(direction));
+  for (const auto& [device, name] : cable_directions()) {
+    State::Direction direction;
+    direction.name = name;
+    const size_t index = state_->directions.size();
+    if (auto ib = ns3::DynamicCast<ns3::IbNetDevice>(device)) {
+      direction.rate_bps = ib->GetDataRate().GetBitRate();
+      ib->TraceConnectWithoutContext(
+          "Tx", ns3::MakeBoundCallback(&ib_tx, state_, index, ns3::PeekPointer(ib)));
+    } else if (auto ethernet = ns3::DynamicCast<ns3::EthernetNetDevice>(device)) {
+      direction.rate_bps = data_rate_attribute(device);
+      ethernet->TraceConnectWithoutContext(
+          "PhyTxBegin",
+          ns3::MakeBoundCallback(&ethernet_tx, state_, index, ns3::PeekPointer(ethernet)));
+    } else if (auto p2p = ns3::DynamicCast<ns3::PointToPointNetDevice>(device)) {
+      direction.rate_bps = data_rate_attribute(device);
+      ns3::TimeValue gap;
+      p2p->GetAttribute("InterframeGap", gap);
+      const PointToPointLine line{ns3::DataRate(direction.rate_bps),
+                                  gap.Get().GetPicoSeconds()};
+      p2p->TraceConnectWithoutContext(
+          "PhyTxBegin", ns3::MakeBoundCallback(&point_to_point_tx, state_, index, line));
+    } else {
+      continue;  // a device kind without a tap: not listed rather than shown idle
     }
+    state_->directions.push_back(std::move(direction));
   }
 }
 

@@ -28,10 +28,9 @@ class LinkSampler {
   static constexpr size_t kMaxLinks = 4096;
 
   // Taps every cable direction of the network ns-3 holds now (every node's devices in
-  // ns3::NodeList): build the network first. A node whose message transport has an
-  // endpoint id below `ranks` is named "rank N" (endpoint id r is rank r's), other nodes
-  // "node N" by their ns-3 node id.
-  LinkSampler(uint32_t samples, uint32_t ranks);
+  // ns3::NodeList): build the network first. Directions are named as their cables
+  // (bridge/node_names.h: "rank0 -> hub").
+  explicit LinkSampler(uint32_t samples);
   ~LinkSampler();
   LinkSampler(const LinkSampler&) = delete;
   LinkSampler& operator=(const LinkSampler&) = delete;

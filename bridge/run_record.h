@@ -76,7 +76,7 @@ struct PhaseStep {
 
 // Bytes one direction of one cable carried, per sampling interval (bridge/link_sampler.h).
 struct LinkSeries {
-  std::string name;                // "rank 0 -> node 16": sender -> receiver of this direction
+  std::string name;                // "rank0 -> hub": sender -> receiver (bridge/node_names.h)
   uint64_t rate_bps = 0;           // line rate
   std::vector<uint64_t> bytes;     // per interval: bytes of the packets that started in it
   std::vector<int64_t> busy_ps;    // per interval: time the line spent serialising
@@ -92,7 +92,7 @@ struct LinkActivity {
 
 // A time a link with outages (a satellite handover, a blocked beam) carried nothing.
 struct LinkOutage {
-  std::string link;  // "node 4 <-> node 5": the link's two nodes
+  std::string link;  // "edge <-> cloud": the link's two nodes (bridge/node_names.h)
   int64_t start_ns = 0;
   int64_t end_ns = 0;
 };

@@ -2,6 +2,7 @@
 
 #include "bridge/handling_delay.h"
 #include "bridge/network_registry.h"
+#include "bridge/node_names.h"
 
 #include <ns3/attribute-check.h>
 #include <ns3/config.h>
@@ -9,6 +10,7 @@
 #include <ns3/simulator.h>
 #include <ns3/string.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace uniference {
@@ -52,8 +54,16 @@ void SimCluster::build_network() {
   CollectiveSelection selection{network_.collectives, network_.collective_preset,
                                 link_facts(network_, ranks)};
   std::vector<ns3::Ptr<ns3::MessageTransport>> transports = topology.build(network_, ranks);
+  for (uint32_t r = 0; r < ranks; ++r) name_node(transports[r]->GetNode(), "rank" + std::to_string(r));
   set_handling_delay(network_, transports);
   backend_ = std::make_unique<SimBackend>(kernel_, std::move(transports), std::move(selection));
+}
+
+std::vector<std::string> SimCluster::cables() const {
+  std::vector<std::string> names;
+  for (const CableDirection& direction : cable_directions()) names.push_back(direction.name);
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 RunOutcome SimCluster::run() {

@@ -13,6 +13,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace uniference {
 
@@ -33,6 +34,9 @@ class SimCluster {
   void build_network();
   // Runs the ranks to the end.
   RunOutcome run();
+  // Every direction of every cable of the network built so far, named as its topology's
+  // users name it ("rank0 -> leaf0", "leaf0 -> spine1"; bridge/node_names.h), sorted.
+  std::vector<std::string> cables() const;
 
   Kernel& kernel() { return kernel_; }
   const RunRecord& record() { return kernel_.record(); }

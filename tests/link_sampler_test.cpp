@@ -9,7 +9,10 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <map>
+#include <string>
+#include <vector>
 
 namespace uniference {
 namespace {
@@ -51,7 +54,7 @@ Sampled run_sampled(const NetworkConfig& net, int ranks, uint32_t samples,
   cluster.build_network();
   Sampled sampled;
   {
-    LinkSampler sampler(samples, uint32_t(ranks));
+    LinkSampler sampler(samples);
     sampled.outcome = cluster.run();
     cluster.kernel().recorder().links(sampler.finish(cluster.record().total_ns));
   }
@@ -76,6 +79,23 @@ const LinkSeries* link_named_from(const RunRecord& record, const std::string& se
   return nullptr;
 }
 
+// The k=4 fat-tree puts k/2 = 2 endpoints on each edge switch, numbered pod by pod and edge
+// by edge: ranks 0 and 1 share pod 0's first edge switch, and the message crosses two cables.
+// Run twice in one process, as ns-3's names last one simulation each.
+TEST(LinkSampler, CablesAreNamedAsTheFabricsUsersNameThem) {
+  for (int run = 0; run < 2; ++run) {
+    const Sampled sampled = run_sampled(fat_tree_rdma(), 2, 16, one_message);
+    ASSERT_EQ(sampled.outcome.status, RunOutcome::Status::kCompleted) << sampled.outcome.report;
+    std::vector<std::string> names;
+    for (const LinkSeries& series : sampled.record.links.links) names.push_back(series.name);
+    std::sort(names.begin(), names.end());
+    // Data one way on both cables, acknowledgements the other.
+    EXPECT_EQ(names, (std::vector<std::string>{"pod0-edge0 -> rank0", "pod0-edge0 -> rank1",
+                                               "rank0 -> pod0-edge0", "rank1 -> pod0-edge0"}))
+        << "run " << run;
+  }
+}
+
 TEST(LinkSampler, OneMessageOnTheFatTreeFillsTheSendersCableAtLineRate) {
   const Sampled run = run_sampled(fat_tree_rdma(), 2, 200, one_message);
   ASSERT_EQ(run.outcome.status, RunOutcome::Status::kCompleted) << run.outcome.report;
@@ -94,7 +114,7 @@ TEST(LinkSampler, OneMessageOnTheFatTreeFillsTheSendersCableAtLineRate) {
   }
   ASSERT_GE(payload, uint64_t(kElements) * 4);
 
-  const LinkSeries* sender = link_named_from(record, "rank 0");
+  const LinkSeries* sender = link_named_from(record, "rank0");
   ASSERT_NE(sender, nullptr);
   EXPECT_EQ(sender->rate_bps, kRateBps);
   uint64_t bytes = 0;

@@ -1,5 +1,6 @@
 #include "bridge/topologies/edge_cloud_topology.h"
 
+#include "bridge/node_names.h"
 #include "bridge/topologies/tcp_star.h"
 
 #include "bridge/wan_models.h"
@@ -71,6 +72,9 @@ std::vector<ns3::Ptr<ns3::MessageTransport>> build_edge_cloud(const NetworkConfi
   configure_tcp_endpoints(sites, config);
   const uint32_t edge = edge_ranks(config);
   sites.Install(edge, ranks - edge);
+  ns3::Ptr<ns3::VaryingLinkChannel> wan = sites.GetWanChannel();
+  name_node(wan->GetDevice(0)->GetNode(), "edge");
+  name_node(wan->GetDevice(1)->GetNode(), "cloud");
   return sites.GetTransports();
 }
 

@@ -1,5 +1,7 @@
 #include "bridge/topologies/ib_fabric.h"
 
+#include "bridge/node_names.h"
+
 #include <ns3/boolean.h>
 #include <ns3/enum.h>
 #include <ns3/rdma-congestion-control.h>
@@ -47,6 +49,13 @@ std::vector<ns3::Ptr<ns3::MessageTransport>> install_ib_fabric(ns3::IbFabricHelp
   // Endpoint id r is rank r's: messages address ranks by endpoint id.
   if (!config.placement.empty()) fabric.SetPlacement(config.placement);
   fabric.Install();
+  for (uint32_t s = 0; s < fabric.GetNSwitches(); ++s) {
+    name_node(fabric.GetSwitch(s)->GetObject<ns3::Node>(), fabric.GetSwitchName(s));
+  }
+  // Ranks are named by SimCluster; the endpoints no rank sits on by their id.
+  for (uint32_t id = ranks; id < fabric.GetNEndpoints(); ++id) {
+    name_node(fabric.GetEndpointNode(id), "endpoint" + std::to_string(id));
+  }
   std::vector<ns3::Ptr<ns3::MessageTransport>> transports = fabric.GetTransports();
   transports.resize(ranks);  // the endpoints no rank sits on stay idle
   return transports;

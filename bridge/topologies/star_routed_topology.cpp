@@ -1,5 +1,6 @@
 #include "bridge/topologies/star_routed_topology.h"
 
+#include "bridge/node_names.h"
 #include "bridge/topologies/tcp_star.h"
 
 #include <ns3/star-network-helper.h>
@@ -11,7 +12,9 @@ namespace {
 std::vector<ns3::Ptr<ns3::MessageTransport>> build_star_routed(const NetworkConfig& config,
                                                                uint32_t ranks) {
   ns3::StarNetworkHelper star;
-  return install_tcp_star(star, config, ranks);
+  std::vector<ns3::Ptr<ns3::MessageTransport>> transports = install_tcp_star(star, config, ranks);
+  name_node(star.GetHub(), "hub");
+  return transports;
 }
 
 }  // namespace

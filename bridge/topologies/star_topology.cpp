@@ -1,5 +1,6 @@
 #include "bridge/topologies/star_topology.h"
 
+#include "bridge/node_names.h"
 #include "bridge/topologies/ib_fabric.h"
 #include "bridge/topologies/tcp_star.h"
 
@@ -22,7 +23,9 @@ std::vector<ns3::Ptr<ns3::MessageTransport>> build_star(const NetworkConfig& con
                                                         uint32_t ranks) {
   if (config.transport == "rdma") return build_ib_star(config, ranks);
   ns3::SwitchedStarHelper star;
-  return install_tcp_star(star, config, ranks);
+  std::vector<ns3::Ptr<ns3::MessageTransport>> transports = install_tcp_star(star, config, ranks);
+  name_node(star.GetSwitchNode(), "hub");
+  return transports;
 }
 
 }  // namespace

@@ -70,9 +70,10 @@ IbFabricHelper::AddEndpoint()
 }
 
 IbFabricHelper::Vertex
-IbFabricHelper::AddSwitch()
+IbFabricHelper::AddSwitch(const std::string& name)
 {
     NS_ABORT_MSG_IF(m_installed, "IbFabricHelper: the fabric is already installed");
+    m_switchNames.push_back(name.empty() ? "switch" + std::to_string(m_nSwitches) : name);
     return Vertex{true, m_nSwitches++};
 }
 
@@ -89,7 +90,7 @@ void
 IbFabricHelper::Star(uint32_t n)
 {
     NS_ABORT_MSG_IF(n == 0, "IbFabricHelper::Star: no endpoints");
-    Vertex hub = AddSwitch();
+    Vertex hub = AddSwitch("hub");
     for (uint32_t i = 0; i < n; ++i)
     {
         Connect(AddEndpoint(), hub);
@@ -106,11 +107,11 @@ IbFabricHelper::LeafSpine(uint32_t leaves, uint32_t spines, uint32_t endpointsPe
     std::vector<Vertex> spine;
     for (uint32_t s = 0; s < spines; ++s)
     {
-        spine.push_back(AddSwitch());
+        spine.push_back(AddSwitch("spine" + std::to_string(s)));
     }
     for (uint32_t l = 0; l < leaves; ++l)
     {
-        Vertex leaf = AddSwitch();
+        Vertex leaf = AddSwitch("leaf" + std::to_string(l));
         for (uint32_t e = 0; e < endpointsPerLeaf; ++e)
         {
             Connect(AddEndpoint(), leaf);
@@ -131,14 +132,15 @@ IbFabricHelper::FatTree(uint32_t k)
     std::vector<Vertex> core;
     for (uint32_t c = 0; c < half * half; ++c)
     {
-        core.push_back(AddSwitch());
+        core.push_back(AddSwitch("core" + std::to_string(c)));
     }
     for (uint32_t pod = 0; pod < k; ++pod)
     {
         std::vector<Vertex> aggregation;
         for (uint32_t a = 0; a < half; ++a)
         {
-            aggregation.push_back(AddSwitch());
+            aggregation.push_back(
+                AddSwitch("pod" + std::to_string(pod) + "-agg" + std::to_string(a)));
             // Aggregation switch a of every pod reaches the same group of half cores.
             for (uint32_t j = 0; j < half; ++j)
             {
@@ -147,7 +149,7 @@ IbFabricHelper::FatTree(uint32_t k)
         }
         for (uint32_t e = 0; e < half; ++e)
         {
-            Vertex edge = AddSwitch();
+            Vertex edge = AddSwitch("pod" + std::to_string(pod) + "-edge" + std::to_string(e));
             for (uint32_t h = 0; h < half; ++h)
             {
                 Connect(AddEndpoint(), edge);
@@ -173,11 +175,11 @@ IbFabricHelper::RailOptimised(uint32_t servers,
     std::vector<Vertex> rails;
     for (uint32_t g = 0; g < gpusPerServer; ++g)
     {
-        rails.push_back(AddSwitch());
+        rails.push_back(AddSwitch("rail" + std::to_string(g)));
     }
     for (uint32_t s = 0; s < spines; ++s)
     {
-        Vertex spine = AddSwitch();
+        Vertex spine = AddSwitch("spine" + std::to_string(s));
         for (const Vertex& rail : rails)
         {
             Connect(rail, spine);
@@ -185,7 +187,7 @@ IbFabricHelper::RailOptimised(uint32_t servers,
     }
     for (uint32_t server = 0; server < servers; ++server)
     {
-        Vertex inside = AddSwitch();
+        Vertex inside = AddSwitch("server" + std::to_string(server));
         for (uint32_t g = 0; g < gpusPerServer; ++g)
         {
             Vertex gpu = AddEndpoint();
@@ -208,11 +210,11 @@ IbFabricHelper::TwoTier(uint32_t servers,
     std::vector<Vertex> tier;
     for (uint32_t t = 0; t < tierSwitches; ++t)
     {
-        tier.push_back(AddSwitch());
+        tier.push_back(AddSwitch("tier" + std::to_string(t)));
     }
     for (uint32_t server = 0; server < servers; ++server)
     {
-        Vertex inside = AddSwitch();
+        Vertex inside = AddSwitch("server" + std::to_string(server));
         for (uint32_t g = 0; g < gpusPerServer; ++g)
         {
             Connect(AddEndpoint(), inside, intraClass);
@@ -461,6 +463,12 @@ Ptr<IbSwitch>
 IbFabricHelper::GetSwitch(uint32_t i) const
 {
     return m_switches.at(i);
+}
+
+std::string
+IbFabricHelper::GetSwitchName(uint32_t i) const
+{
+    return m_switchNames.at(i);
 }
 
 std::vector<Ptr<IbNetDevice>>

@@ -77,8 +77,11 @@ class IbFabricHelper
 
     /// \return the new endpoint
     Vertex AddEndpoint();
-    /// \return the new switch
-    Vertex AddSwitch();
+    /**
+     * \param name what the fabric's users call it ("leaf0", "spine1"); empty: "switchN"
+     * \return the new switch
+     */
+    Vertex AddSwitch(const std::string& name = "");
     /**
      * \brief Cable two vertices together (one new port on each).
      * \param a one end
@@ -130,6 +133,8 @@ class IbFabricHelper
     Ptr<Node> GetEndpointNode(uint32_t id) const;
     /// \param i a switch index \return the switch
     Ptr<IbSwitch> GetSwitch(uint32_t i) const;
+    /// \param i a switch index \return its name ("hub", "leaf0", "pod1-edge0", "core3")
+    std::string GetSwitchName(uint32_t i) const;
     /// \return every port of every switch and endpoint
     std::vector<Ptr<IbNetDevice>> GetPorts() const;
     /**
@@ -166,6 +171,7 @@ class IbFabricHelper
     std::vector<LinkClass> m_classes; //!< Index 0 is the default (empty rate: the attribute's)
     uint32_t m_nEndpoints;            //!< Endpoints described
     uint32_t m_nSwitches;             //!< Switches described
+    std::vector<std::string> m_switchNames; //!< By switch index
     std::vector<Edge> m_edges;        //!< Cables described
     std::vector<std::pair<uint32_t, uint32_t>> m_edgePorts; //!< Per cable, its ends' port indexes
     std::vector<uint32_t> m_placement; //!< Endpoint of each id
