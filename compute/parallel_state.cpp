@@ -81,7 +81,9 @@ ParallelState::ParallelState(Comm& world, const ParallelDegrees& degrees, Parall
   if (groups.data) data_ = split_along(world, replica, dp_, false);
 }
 
-Comm& ParallelState::tensor_parallel_group() const { return built(tensor_, "tensor-parallel", "tensor"); }
+Comm& ParallelState::tensor_parallel_group() const {
+  return built(tensor_, "tensor-parallel", "tensor");
+}
 
 Comm& ParallelState::pipeline_parallel_group() const {
   return built(pipeline_, "pipeline-parallel", "pipeline");
@@ -91,7 +93,9 @@ Comm& ParallelState::sequence_parallel_group() const {
   return built(sequence_, "sequence-parallel", "sequence");
 }
 
-Comm& ParallelState::expert_parallel_group() const { return built(expert_, "expert-parallel", "expert"); }
+Comm& ParallelState::expert_parallel_group() const {
+  return built(expert_, "expert-parallel", "expert");
+}
 
 Comm& ParallelState::data_parallel_group() const { return built(data_, "data-parallel", "data"); }
 

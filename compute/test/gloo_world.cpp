@@ -25,7 +25,8 @@ void run_world(int n, const std::function<void(Comm&)>& fn, std::chrono::millise
       client.port = host->getPort();
       client.isServer = false;
       auto store = c10::make_intrusive<c10d::TCPStore>("127.0.0.1", client);
-      std::unique_ptr<Comm> comm = make_gloo_comm(store, RankPlacement{r, n, 0, "127.0.0.1"}, timeout);
+      std::unique_ptr<Comm> comm =
+          make_gloo_comm(store, RankPlacement{r, n, 0, "127.0.0.1"}, timeout);
       fn(*comm);
     }));
   }

@@ -77,10 +77,12 @@ int index_of(const std::vector<int>& members, int rank) {
 }
 
 // Checks one group: its members, this rank's place in it, and the accessors' rank and size.
-void expect_group(Comm& group, int world_rank, const std::vector<int>& expected, int rank,
-                  int size, const std::string& what) {
-  EXPECT_EQ(gathered_members(group, world_rank), expected) << what << " of world rank " << world_rank;
-  EXPECT_EQ(group.rank(), index_of(expected, world_rank)) << what << " of world rank " << world_rank;
+void expect_group(Comm& group, int world_rank, const std::vector<int>& expected, int rank, int size,
+                  const std::string& what) {
+  EXPECT_EQ(gathered_members(group, world_rank), expected)
+      << what << " of world rank " << world_rank;
+  EXPECT_EQ(group.rank(), index_of(expected, world_rank))
+      << what << " of world rank " << world_rank;
   EXPECT_EQ(rank, group.rank()) << what << "'s rank accessor, world rank " << world_rank;
   EXPECT_EQ(size, int(expected.size())) << what << "'s size accessor";
 }
@@ -94,12 +96,14 @@ void expect_layout(const ParallelDegrees& d) {
     expect_group(state.model_parallel_group(), w, replica, state.model_parallel_rank(),
                  state.model_parallel_size(), "model-parallel group");
     expect_group(state.tensor_parallel_group(), w, expected_group(w, d, {kTp}),
-                 state.tensor_parallel_rank(), state.tensor_parallel_size(), "tensor-parallel group");
+                 state.tensor_parallel_rank(), state.tensor_parallel_size(),
+                 "tensor-parallel group");
     expect_group(state.sequence_parallel_group(), w, expected_group(w, d, {kSp}),
                  state.sequence_parallel_rank(), state.sequence_parallel_size(),
                  "sequence-parallel group");
     expect_group(state.expert_parallel_group(), w, expected_group(w, d, {kEp}),
-                 state.expert_parallel_rank(), state.expert_parallel_size(), "expert-parallel group");
+                 state.expert_parallel_rank(), state.expert_parallel_size(),
+                 "expert-parallel group");
     expect_group(state.data_parallel_group(), w, expected_group(w, d, {kDp}),
                  state.data_parallel_rank(), state.data_parallel_size(), "data-parallel group");
 
@@ -121,7 +125,9 @@ void expect_layout(const ParallelDegrees& d) {
   });
 }
 
-TEST(ParallelState, TensorParallelGroupsAreConsecutiveRanks) { expect_layout(degrees(4, 1, 1, 1, 1)); }
+TEST(ParallelState, TensorParallelGroupsAreConsecutiveRanks) {
+  expect_layout(degrees(4, 1, 1, 1, 1));
+}
 
 TEST(ParallelState, PipelineStagesAreOneRankEach) { expect_layout(degrees(1, 1, 1, 4, 1)); }
 
@@ -129,13 +135,17 @@ TEST(ParallelState, PipelineStagesOfTensorParallelGroupsInReplicas) {
   expect_layout(degrees(2, 1, 1, 2, 2));
 }
 
-TEST(ParallelState, DataParallelReplicasOfTensorParallelGroups) { expect_layout(degrees(2, 1, 1, 1, 2)); }
+TEST(ParallelState, DataParallelReplicasOfTensorParallelGroups) {
+  expect_layout(degrees(2, 1, 1, 1, 2));
+}
 
 TEST(ParallelState, DataParallelReplicasOfOneRank) { expect_layout(degrees(1, 1, 1, 1, 4)); }
 
 TEST(ParallelState, ExpertParallelGroupsInReplicas) { expect_layout(degrees(1, 1, 2, 1, 2)); }
 
-TEST(ParallelState, SequencePartitionsOfTensorParallelGroups) { expect_layout(degrees(2, 2, 1, 1, 1)); }
+TEST(ParallelState, SequencePartitionsOfTensorParallelGroups) {
+  expect_layout(degrees(2, 2, 1, 1, 1));
+}
 
 // Only the groups asked for are split, and a group with the replica's ranks is the replica's
 // communicator, except the tensor-parallel one: what keeps every strategy's splits (and so a
