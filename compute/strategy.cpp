@@ -8,7 +8,6 @@
 #include "compute/strategies/voltage.h"
 
 #include <algorithm>
-#include <stdexcept>
 #include <string>
 
 namespace uniference {
@@ -65,35 +64,15 @@ StrategyProblem check_strategy(const Strategy& strategy, const ModelConfig& mode
   return {};
 }
 
-Replica replica_of(Comm& world, int replicas) {
-  Replica replica;
-  replica.comm = &world;
-  if (replicas == 1) return replica;
-  const int per_replica = world.size() / replicas;
-  if (per_replica * replicas != world.size()) {
-    throw std::invalid_argument("a world of " + std::to_string(world.size()) +
-                                " ranks does not split into " + std::to_string(replicas) +
-                                " replicas");
-  }
-  // Every rank takes part in every split, in the same order (c10d's new_group).
-  for (int first = 0; first < world.size(); first += per_replica) {
-    std::vector<int> members;
-    for (int r = first; r < first + per_replica; ++r) members.push_back(r);
-    if (std::shared_ptr<Comm> group = world.split(members)) replica.owned = std::move(group);
-  }
-  replica.comm = replica.owned.get();
-  replica.index = world.rank() / per_replica;
-  return replica;
-}
-
 void run_strategy(const Strategy& strategy, Comm& world, const StrategyInputs& inputs) {
-  const int replicas = inputs.degrees.dp;
-  if (replicas == 1) return strategy.run(world, inputs);
-  const Replica mine = replica_of(world, replicas);
+  const ParallelState state(world, inputs.degrees, strategy.groups);
+  const int replicas = state.data_parallel_size();
+  if (replicas == 1) return strategy.run(state, inputs);
+  const int replica = state.data_parallel_rank();
   StrategyInputs local = inputs;
   local.prompts.clear();
   std::vector<int64_t> global_index;
-  for (size_t p = static_cast<size_t>(mine.index); p < inputs.prompts.size(); p += replicas) {
+  for (size_t p = static_cast<size_t>(replica); p < inputs.prompts.size(); p += replicas) {
     local.prompts.push_back(inputs.prompts[p]);
     global_index.push_back(static_cast<int64_t>(p));
   }
@@ -103,7 +82,7 @@ void run_strategy(const Strategy& strategy, Comm& world, const StrategyInputs& i
       inputs.on_token(global_index[static_cast<size_t>(prompt)], step, token);
     };
   }
-  strategy.run(*mine.comm, local);
+  strategy.run(state, local);
 }
 
 void model_built(const StrategyInputs& inputs, const LlamaModel& model, int64_t batch,

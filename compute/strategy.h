@@ -4,12 +4,14 @@
 //
 // Every strategy runs as /parallel/dp data-parallel replicas: the world is cut into dp
 // blocks of consecutive ranks, each a replica running the strategy on its own
-// communicator, and the batch's prompts are dealt to the replicas round robin.
+// communicator, and the batch's prompts are dealt to the replicas round robin. The groups
+// come from one ParallelState (compute/parallel_state.h), built before the strategy runs.
 #pragma once
 
 #include "compute/comm.h"
 #include "compute/model_config.h"
 #include "compute/parallel_degrees.h"
+#include "compute/parallel_state.h"
 #include "compute/registry.h"
 
 #include <cstdint>
@@ -76,11 +78,16 @@ struct Strategy {
   // Whether the degrees fit the model and the workload (dp is checked for every strategy).
   std::function<StrategyProblem(const ModelConfig&, const ParallelDegrees&, const WorkloadShape&)>
       check;
-  // One replica rank's program, on the replica's communicator (of tp * pp * sp * ep ranks).
-  std::function<void(Comm& replica, const StrategyInputs&)> run;
+  // The groups its ranks communicate on besides their replica; the ParallelState given to
+  // run and serve has made exactly these (and nothing else: a split is collective).
+  ParallelGroups groups;
+  // One replica rank's program; the replica is state.model_parallel_group() (of
+  // tp * pp * sp * ep ranks).
+  std::function<void(const ParallelState& state, const StrategyInputs&)> run;
   // A replica rank's serving engine (compute/serving/), its model built with a KV cache of
-  // `cache`; empty for a strategy that cannot serve requests as they arrive.
-  std::function<std::unique_ptr<ServingEngine>(Comm& replica, const StrategyInputs&,
+  // `cache`; empty for a strategy that cannot serve requests as they arrive. `state`
+  // outlives the engine.
+  std::function<std::unique_ptr<ServingEngine>(const ParallelState& state, const StrategyInputs&,
                                                const CacheShape& cache)>
       serve;
   // Whether its engine hands a request's KV cache over between replicas (disaggregation):
@@ -97,17 +104,10 @@ const NamedRegistry<Strategy>& strategies();
 StrategyProblem check_strategy(const Strategy& strategy, const ModelConfig& model,
                                const ParallelDegrees& degrees, const WorkloadShape& workload);
 
-// One rank's part of the whole run: finds its replica, deals the prompts, runs the strategy.
+// One rank's part of the whole run: builds the strategy's groups, deals the prompts to the
+// replicas, runs the strategy. Throws std::invalid_argument when the degrees do not make up
+// the world.
 void run_strategy(const Strategy& strategy, Comm& world, const StrategyInputs& inputs);
-
-// This rank's data-parallel replica: `replicas` blocks of consecutive world ranks, every
-// rank taking part in every split. comm is `world` itself when there is one replica.
-struct Replica {
-  std::shared_ptr<Comm> owned;  // the split, when there is one
-  Comm* comm = nullptr;
-  int index = 0;
-};
-Replica replica_of(Comm& world, int replicas);
 
 // A problem naming the first of `keys` ("tp", "pp", "sp", "ep", "dp", "micro_batches",
 // "stages") whose setting is not the default (1, or no stages): for settings a strategy

@@ -1,6 +1,7 @@
 #include "compute/serving/disaggregation.h"
 
 #include "compute/compute_label.h"
+#include "compute/parallel_state.h"
 #include "compute/pending_sends.h"
 
 #include <algorithm>
@@ -171,14 +172,17 @@ void serve_disaggregated(const Strategy& strategy, Comm& world, const StrategyIn
                                 " cannot hand KV caches between a prefill and a decode pool");
   }
   const Layout layout{inputs.degrees.tp, pools};
-  const Replica replica = replica_of(world, pools.prefill + pools.decode);
+  ParallelDegrees replicas = inputs.degrees;  // the pools' replicas, the prefill ones first
+  replicas.dp = pools.prefill + pools.decode;
+  const ParallelState state(world, replicas, strategy.groups);
+  Comm& replica = state.model_parallel_group();
+  const int index = state.data_parallel_rank();
   const std::vector<Request> by_id = requests_by_id(serving.requests);
-  const std::unique_ptr<ServingEngine> engine = strategy.serve(*replica.comm, inputs, cache);
-  if (replica.index < pools.prefill) {
-    serve_prefill(world, *replica.comm, replica.index, *engine, serving, by_id, layout);
+  const std::unique_ptr<ServingEngine> engine = strategy.serve(state, inputs, cache);
+  if (index < pools.prefill) {
+    serve_prefill(world, replica, index, *engine, serving, by_id, layout);
   } else {
-    serve_decode(world, *replica.comm, replica.index - pools.prefill, *engine, inputs, serving,
-                 by_id, layout);
+    serve_decode(world, replica, index - pools.prefill, *engine, inputs, serving, by_id, layout);
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include "compute/compute_label.h"
 #include "compute/generation.h"
+#include "compute/parallel_state.h"
 
 #include <stdexcept>
 
@@ -204,16 +205,16 @@ void serve_strategy(const Strategy& strategy, Comm& world, const StrategyInputs&
   if (!strategy.serve) {
     throw std::invalid_argument("strategy " + strategy.name + " cannot serve requests as they arrive");
   }
-  const int replicas = inputs.degrees.dp;
-  const Replica replica = replica_of(world, replicas);
+  const ParallelState state(world, inputs.degrees, strategy.groups);
+  const int replicas = state.data_parallel_size();
   ServingInputs mine = serving;
-  mine.replica = replica.index;
+  mine.replica = state.data_parallel_rank();
   mine.requests.clear();
   for (const Request& r : serving.requests) {
-    if (r.id % replicas == replica.index) mine.requests.push_back(r);
+    if (r.id % replicas == mine.replica) mine.requests.push_back(r);
   }
-  const std::unique_ptr<ServingEngine> engine = strategy.serve(*replica.comm, inputs, cache);
-  serve_requests(*replica.comm, *engine, mine);
+  const std::unique_ptr<ServingEngine> engine = strategy.serve(state, inputs, cache);
+  serve_requests(state.model_parallel_group(), *engine, mine);
 }
 
 }  // namespace uniference

@@ -15,8 +15,8 @@ Strategy data_parallel_strategy() {
                             "strategy dp replicates the whole model on one rank; for replicas "
                             "of a sharded model give that strategy and /parallel/dp");
   };
-  // The replica is one rank (run_strategy has split the world).
-  s.run = [](Comm&, const StrategyInputs& in) {
+  // The replica is one rank, which communicates with no one.
+  s.run = [](const ParallelState&, const StrategyInputs& in) {
     ModelShard shard;
     shard.cache = CacheShape{int64_t(in.prompts.size()), cache_length(in)};
     shard.shapes_only = in.shapes_only;

@@ -8,7 +8,8 @@ namespace uniference {
 
 namespace {
 
-void run_expert_parallel(Comm& group, const StrategyInputs& in) {
+void run_expert_parallel(const ParallelState& state, const StrategyInputs& in) {
+  Comm& group = state.expert_parallel_group();
   const int ep = group.size(), rank = group.rank();
   // Prompts dealt round robin: rank r serves prompts r, r + ep, ...
   std::vector<std::vector<int64_t>> mine;
@@ -120,10 +121,12 @@ Strategy expert_parallel_strategy() {
     }
     return StrategyProblem{};
   };
+  s.groups.expert = true;  // the whole replica: no split of its own
   s.run = run_expert_parallel;
   s.spreads_experts = true;
-  s.serve = [](Comm& group, const StrategyInputs& in, const CacheShape& cache) {
-    return std::unique_ptr<ServingEngine>(new ExpertParallelEngine(group, in, cache));
+  s.serve = [](const ParallelState& state, const StrategyInputs& in, const CacheShape& cache) {
+    return std::unique_ptr<ServingEngine>(
+        new ExpertParallelEngine(state.expert_parallel_group(), in, cache));
   };
   return s;
 }

@@ -60,17 +60,18 @@ std::vector<int64_t> as_vector(const at::Tensor& ids) {
   return std::vector<int64_t>(flat.data_ptr<int64_t>(), flat.data_ptr<int64_t>() + flat.numel());
 }
 
-// One rank of a pipeline: stage `stage` of `stages`, rank `tp_rank` of its TP group.
-// World ranks are stage * tp + tp_rank, so a stage's TP rank t sends to rank t of the next
-// stage (every TP rank holds the whole activation), and the last stage's to the first's.
-void run_pipeline(Comm& world, const StrategyInputs& in) {
+// One rank of a pipeline: a stage's TP rank t sends to rank t of the next stage (every TP
+// rank holds the whole activation), and the last stage's to the first's, all on the
+// replica's communicator (ParallelState's layout: replica rank stage * tp + tp_rank).
+void run_pipeline(const ParallelState& state, const StrategyInputs& in) {
   const ParallelDegrees& d = in.degrees;
-  ParallelState state(world, d.tp);
-  const int tp = d.tp, stages = d.pp;
-  const int stage = world.rank() / tp, tp_rank = world.rank() % tp;
-  const bool first = stage == 0, last = stage == stages - 1;
-  const int next = world.rank() + tp, previous = world.rank() - tp;
-  const int first_stage_peer = tp_rank, last_stage_peer = (stages - 1) * tp + tp_rank;
+  Comm& replica = state.model_parallel_group();
+  const int stages = state.pipeline_parallel_size();
+  const int stage = state.pipeline_parallel_rank(), tp_rank = state.tensor_parallel_rank();
+  const bool first = state.is_pipeline_first_stage(), last = state.is_pipeline_last_stage();
+  const int next = state.pipeline_next_rank(), previous = state.pipeline_previous_rank();
+  const int first_stage_peer = state.pipeline_first_rank();
+  const int last_stage_peer = state.pipeline_last_rank();
 
   const std::vector<int64_t> bounds = stage_boundaries(in.model.n_layers, stages, d.stages);
   const int64_t batch = int64_t(in.prompts.size());
@@ -101,7 +102,7 @@ void run_pipeline(Comm& world, const StrategyInputs& in) {
       for (int64_t p = 0; p < mb.prompts; ++p) in.on_token(mb.first_prompt + p, step, tokens[p]);
     }
     if (step + 1 < in.new_tokens && !first) {
-      sends.send(world, as_ids(tokens, mb.prompts), first_stage_peer, kTokenTag);
+      sends.send(replica, as_ids(tokens, mb.prompts), first_stage_peer, kTokenTag);
     }
     return tokens;
   };
@@ -113,11 +114,11 @@ void run_pipeline(Comm& world, const StrategyInputs& in) {
       hidden = model.embed(ids, start_pos);
     } else {
       hidden = activation(mb.prompts, mb.positions);
-      world.recv(hidden, previous, kActivationTag);
+      replica.recv(hidden, previous, kActivationTag);
     }
     hidden = model.forward_layers(hidden, start_pos, CacheSlots{mb.first_prompt});
     if (!last) {
-      sends.send(world, hidden, next, kActivationTag);
+      sends.send(replica, hidden, next, kActivationTag);
       return std::vector<int64_t>{};
     }
     return ends_sequence ? finish(mb, hidden, step) : std::vector<int64_t>{};
@@ -149,7 +150,7 @@ void run_pipeline(Comm& world, const StrategyInputs& in) {
           ids = as_ids(tokens[size_t(mb.first_prompt)], mb.prompts);
         } else {
           ids = at::empty({mb.prompts, 1}, at::TensorOptions().dtype(at::kLong));
-          world.recv(ids, last_stage_peer, kTokenTag);
+          replica.recv(ids, last_stage_peer, kTokenTag);
         }
       }
       const std::vector<int64_t> chosen =
@@ -205,20 +206,19 @@ StrategyProblem check_pipeline(const ModelConfig& model, const ParallelDegrees& 
 // the last stage's first rank returns their tokens to the driver, rank 0.
 class PipelineEngine final : public ServingEngine {
  public:
-  PipelineEngine(Comm& world, const StrategyInputs& in, const CacheShape& cache)
-      : world_(world),
-        state_(world, in.degrees.tp),
-        tp_(in.degrees.tp),
-        stage_(world.rank() / tp_),
-        stages_(in.degrees.pp),
+  PipelineEngine(const ParallelState& state, const StrategyInputs& in, const CacheShape& cache)
+      : state_(state),
+        replica_(state.model_parallel_group()),
         model_(in.model, in.seed, shard(in, cache)) {
     model_built(in, model_, cache.batch, cache.length, cache.length);
   }
 
   std::vector<int64_t> step(const StepPlan& plan,
                             const std::vector<std::vector<int64_t>>& ids) override {
-    const bool first = stage_ == 0, last = stage_ == stages_ - 1;
-    const int reporter = (stages_ - 1) * tp_;  // the last stage's first rank
+    const bool first = state_.is_pipeline_first_stage(), last = state_.is_pipeline_last_stage();
+    // The last stage's first rank, where rank 0 (the driver, the first stage's first rank)
+    // looks for the tokens.
+    const bool reports = last && state_.tensor_parallel_rank() == 0;
     const std::vector<RowGroup> groups = row_groups(plan, ids);
     std::vector<int64_t> tokens(plan.items.size());
     PendingSends sends;
@@ -230,25 +230,25 @@ class PipelineEngine final : public ServingEngine {
       } else {
         hidden = at::empty({rows, group.ids.size(1), model_.config().dim},
                            model_.activation_options());
-        world_.recv(hidden, world_.rank() - tp_, kActivationTag);
+        replica_.recv(hidden, state_.pipeline_previous_rank(), kActivationTag);
       }
       hidden = model_.forward_layers_rows(hidden, group.rows);
       if (!last) {
-        sends.send(world_, hidden, world_.rank() + tp_, kActivationTag);
+        sends.send(replica_, hidden, state_.pipeline_next_rank(), kActivationTag);
         continue;
       }
       const std::vector<int64_t> chosen = model_.greedy_next(hidden);
-      if (world_.rank() == 0) {
+      if (replica_.rank() == 0) {
         for (size_t i = 0; i < group.items.size(); ++i) tokens[group.items[i]] = chosen[i];
-      } else if (world_.rank() == reporter) {
-        sends.send(world_, as_ids(chosen, rows), 0, kTokenTag);
+      } else if (reports) {
+        sends.send(replica_, as_ids(chosen, rows), 0, kTokenTag);
       }
     }
-    if (world_.rank() == 0 && !last) {
+    if (replica_.rank() == 0 && !last) {
       for (const RowGroup& group : groups) {
         at::Tensor chosen =
             at::empty({int64_t(group.items.size()), 1}, at::TensorOptions().dtype(at::kLong));
-        world_.recv(chosen, reporter, kTokenTag);
+        replica_.recv(chosen, state_.pipeline_last_rank(), kTokenTag);
         const std::vector<int64_t> values = as_vector(chosen);
         for (size_t i = 0; i < group.items.size(); ++i) tokens[group.items[i]] = values[i];
       }
@@ -260,27 +260,25 @@ class PipelineEngine final : public ServingEngine {
  private:
   ModelShard shard(const StrategyInputs& in, const CacheShape& cache) const {
     const std::vector<int64_t> bounds =
-        stage_boundaries(in.model.n_layers, stages_, in.degrees.stages);
+        stage_boundaries(in.model.n_layers, state_.pipeline_parallel_size(), in.degrees.stages);
+    const size_t stage = size_t(state_.pipeline_parallel_rank());
     ModelShard s;
     s.tp = &state_.tensor_parallel_group();
-    s.first_layer = bounds[size_t(stage_)];
-    s.end_layer = bounds[size_t(stage_) + 1];
+    s.first_layer = bounds[stage];
+    s.end_layer = bounds[stage + 1];
     s.cache = cache;
     s.shapes_only = in.shapes_only;
     return s;
   }
 
-  Comm& world_;
-  ParallelState state_;
-  int tp_;
-  int stage_;
-  int stages_;
+  const ParallelState& state_;
+  Comm& replica_;  // the replica
   LlamaModel model_;
 };
 
-std::unique_ptr<ServingEngine> serve_pipeline(Comm& world, const StrategyInputs& in,
+std::unique_ptr<ServingEngine> serve_pipeline(const ParallelState& state, const StrategyInputs& in,
                                               const CacheShape& cache) {
-  return std::make_unique<PipelineEngine>(world, in, cache);
+  return std::make_unique<PipelineEngine>(state, in, cache);
 }
 }  // namespace
 
@@ -297,6 +295,7 @@ Strategy pipeline_parallel_strategy() {
     }
     return check_pipeline(model, d, w);
   };
+  s.groups.tensor = true;
   s.run = run_pipeline;
   s.serve = serve_pipeline;
   return s;
@@ -307,6 +306,7 @@ Strategy tensor_pipeline_parallel_strategy() {
   s.name = "tp-pp";
   s.description = "pipeline stages (/parallel/pp) of tensor-parallel groups (/parallel/tp)";
   s.check = check_pipeline;
+  s.groups.tensor = true;
   s.run = run_pipeline;
   s.serve = serve_pipeline;
   return s;

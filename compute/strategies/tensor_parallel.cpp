@@ -9,8 +9,7 @@ namespace uniference {
 
 namespace {
 
-void run_tensor_parallel(Comm& world, const StrategyInputs& in) {
-  ParallelState state(world, in.degrees.tp);
+void run_tensor_parallel(const ParallelState& state, const StrategyInputs& in) {
   ModelShard shard;
   shard.tp = &state.tensor_parallel_group();
   shard.cache = CacheShape{int64_t(in.prompts.size()), cache_length(in)};
@@ -19,7 +18,7 @@ void run_tensor_parallel(Comm& world, const StrategyInputs& in) {
   model_built(in, model, int64_t(in.prompts.size()), int64_t(in.prompts.front().size()), cache_length(in));
   // Every rank computes the same tokens (the logits are gathered); rank 0 reports them.
   std::function<void(int64_t, int64_t, int64_t)> report;
-  if (world.rank() == 0) report = in.on_token;
+  if (state.tensor_parallel_rank() == 0) report = in.on_token;
   generate_batch(model, in.prompts, in.new_tokens, report);
 }
 
@@ -27,8 +26,9 @@ void run_tensor_parallel(Comm& world, const StrategyInputs& in) {
 // tokens.
 class TensorParallelEngine final : public ServingEngine {
  public:
-  TensorParallelEngine(Comm& world, const StrategyInputs& in, const CacheShape& cache)
-      : state_(world, in.degrees.tp), model_(in.model, in.seed, shard(in, cache)) {
+  TensorParallelEngine(const ParallelState& state, const StrategyInputs& in,
+                       const CacheShape& cache)
+      : model_(in.model, in.seed, shard(state, in, cache)) {
     model_built(in, model_, cache.batch, cache.length, cache.length);
   }
 
@@ -49,15 +49,15 @@ class TensorParallelEngine final : public ServingEngine {
   void load_kv_cache(int64_t slot, const at::Tensor& kv) override { model_.load_kv_cache(slot, kv); }
 
  private:
-  ModelShard shard(const StrategyInputs& in, const CacheShape& cache) const {
+  static ModelShard shard(const ParallelState& state, const StrategyInputs& in,
+                          const CacheShape& cache) {
     ModelShard s;
-    s.tp = &state_.tensor_parallel_group();
+    s.tp = &state.tensor_parallel_group();
     s.cache = cache;
     s.shapes_only = in.shapes_only;
     return s;
   }
 
-  ParallelState state_;
   LlamaModel model_;
 };
 
@@ -76,9 +76,10 @@ Strategy tensor_parallel_strategy() {
     }
     return StrategyProblem{"tp", check_tensor_parallel(model, d.tp)};
   };
+  s.groups.tensor = true;
   s.run = run_tensor_parallel;
-  s.serve = [](Comm& world, const StrategyInputs& in, const CacheShape& cache) {
-    return std::unique_ptr<ServingEngine>(new TensorParallelEngine(world, in, cache));
+  s.serve = [](const ParallelState& state, const StrategyInputs& in, const CacheShape& cache) {
+    return std::unique_ptr<ServingEngine>(new TensorParallelEngine(state, in, cache));
   };
   s.hands_over_kv = true;
   return s;

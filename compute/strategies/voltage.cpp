@@ -82,24 +82,25 @@ at::Tensor forward_positions(Comm& comm, LlamaModel& model, const at::Tensor& id
   return model.logits(whole, Logits::kLast);
 }
 
-void run_positions(Comm& world, const StrategyInputs& in, bool overlap) {
+void run_positions(const ParallelState& state, const StrategyInputs& in, bool overlap) {
+  Comm& group = state.sequence_parallel_group();
   ModelShard shard;  // the whole model on every rank
   shard.cache = CacheShape{int64_t(in.prompts.size()), cache_length(in)};
   shard.shapes_only = in.shapes_only;
   LlamaModel model(in.model, in.seed, shard);
   // A rank's queries are its slice; its keys and values, and the gathered input, are whole.
   const int64_t prompt = int64_t(in.prompts.front().size());
-  const int64_t slice = (prompt + world.size() - 1) / world.size();
+  const int64_t slice = (prompt + group.size() - 1) / group.size();
   model_built(in, model, int64_t(in.prompts.size()), slice, cache_length(in));
   check_generation(in.prompts, in.new_tokens, in.model.max_seq);
-  const bool reports = world.rank() == 0 && in.on_token;
+  const bool reports = group.rank() == 0 && in.on_token;
   const int64_t prompt_tokens = prompt;
   at::Tensor ids = token_batch(in.prompts);
   at::NoGradGuard no_grad;
   for (int64_t step = 0; step < in.new_tokens; ++step) {
     const int64_t start_pos = step == 0 ? 0 : prompt_tokens + step - 1;
     const std::vector<int64_t> tokens =
-        greedy_tokens(forward_positions(world, model, ids, start_pos, overlap));
+        greedy_tokens(forward_positions(group, model, ids, start_pos, overlap));
     for (size_t p = 0; p < tokens.size() && reports; ++p) in.on_token(int64_t(p), step, tokens[p]);
     ids = at::tensor(at::ArrayRef<int64_t>(tokens), at::TensorOptions().dtype(at::kLong))
               .view({int64_t(tokens.size()), 1});
@@ -115,7 +116,10 @@ Strategy positions_strategy(const char* name, const char* description, bool over
                             "Voltage replicates the weights and partitions positions only "
                             "(/parallel/sp)");
   };
-  s.run = [overlap](Comm& world, const StrategyInputs& in) { run_positions(world, in, overlap); };
+  s.groups.sequence = true;  // the whole replica: no split of its own
+  s.run = [overlap](const ParallelState& state, const StrategyInputs& in) {
+    run_positions(state, in, overlap);
+  };
   return s;
 }
 

@@ -1,12 +1,11 @@
 // GlooComm over real Gloo: n ranks, one thread each, connected through a TCPStore on
 // loopback. Every expected value is computed here from the inputs, independently of Gloo.
 #include "compute/backends/gloo_comm.h"
+#include "compute/test/gloo_world.h"
 
 #include <gtest/gtest.h>
-#include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
 #include <functional>
-#include <future>
 #include <thread>
 
 namespace uniference {
@@ -14,28 +13,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// Runs fn on every rank of an n-rank Gloo world and rethrows the first failure.
-void run_world(int n, const std::function<void(Comm&)>& fn,
-               std::chrono::milliseconds timeout = 20000ms) {
-  c10d::TCPStoreOptions server;
-  server.port = 0;  // any free port
-  server.isServer = true;
-  server.waitWorkers = false;
-  server.timeout = 20000ms;
-  auto host = c10::make_intrusive<c10d::TCPStore>("127.0.0.1", server);
-  std::vector<std::future<void>> ranks;
-  for (int r = 0; r < n; ++r) {
-    ranks.push_back(std::async(std::launch::async, [&, r] {
-      c10d::TCPStoreOptions client = server;
-      client.port = host->getPort();
-      client.isServer = false;
-      auto store = c10::make_intrusive<c10d::TCPStore>("127.0.0.1", client);
-      std::unique_ptr<Comm> comm = make_gloo_comm(store, RankPlacement{r, n, 0, "127.0.0.1"}, timeout);
-      fn(*comm);
-    }));
-  }
-  for (auto& rank : ranks) rank.get();
-}
+using test::run_world;
 
 at::Tensor filled(std::vector<int64_t> shape, double value) {
   return at::full(shape, value, at::kFloat);
