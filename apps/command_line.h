@@ -1,4 +1,5 @@
-// Reading a command's arguments: flags that take a value, and the words between them.
+// Reading a command's arguments: flags that take a value, and the words between them. The
+// only argument parser of apps/ (uniference and uniference-deploy).
 #pragma once
 
 #include <stdexcept>
@@ -7,15 +8,22 @@
 
 namespace uniference {
 
+// Thrown by for_each_argument when -h or --help stands where a flag may: the caller prints
+// its usage and exits 0. Not a std::exception, so the handlers that turn a bad argument into
+// a usage error (exit 2) let it pass.
+struct HelpRequested {};
+
 // Calls handle(arg, value) for every argument from args[first] on; value() takes the next
 // argument as the value of `arg`, or throws std::invalid_argument("--x needs a value").
+// -h and --help throw HelpRequested (as a value, "--set --help" is only a value).
 template <typename Handle>
 void for_each_argument(const std::vector<std::string>& args, size_t first, Handle handle) {
-  for (size_t i = first; i < args.size(); ++i) {
-    const std::string& arg = args[i];
+  for (size_t next = first; next < args.size();) {
+    const std::string& arg = args[next++];
+    if (arg == "-h" || arg == "--help") throw HelpRequested{};
     const auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw std::invalid_argument(arg + " needs a value");
-      return args[++i];
+      if (next >= args.size()) throw std::invalid_argument(arg + " needs a value");
+      return args[next++];
     };
     handle(arg, value);
   }

@@ -68,26 +68,18 @@ std::string json_text(const json& value, int indent) {
   return value.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 
-// The transport the run used (the caller resolves a topology's default into the spec).
-std::string transport_kind(const NetworkSpec& network) { return network.transport.kind; }
-
-std::string rdma_congestion_control(const NetworkSpec& network) {
-  return network.transport.congestion_control.empty() ? "none"
-                                                      : network.transport.congestion_control;
-}
-
 // What the summary says about the transport: only the settings that apply to it.
-std::string transport_text(const NetworkSpec& network) {
-  if (transport_kind(network) != "rdma") {
-    std::string text = "mtu " + std::to_string(network.link.mtu) + ", tcp " + network.transport.tcp_variant;
-    if (const auto& shaper = network.link.shaper) {
+std::string transport_text(const NetworkSetup& network) {
+  if (network.transport != "rdma") {
+    std::string text = "mtu " + std::to_string(network.mtu) + ", tcp " + network.tcp_variant;
+    if (const auto& shaper = network.shaper) {
       text += ", tbf " + shaper->rate_text + " burst " + std::to_string(shaper->burst) +
               " B limit " + std::to_string(shaper->limit) + " B";
     }
     if (const auto& wan = network.wan) {
       text += ", wan " + wan->model + " " +
-              (wan->budget ? "budget " + json(wan->budget->bandwidth_hz).dump() + " Hz " +
-                                 json(wan->budget->snr_db).dump() + " dB"
+              (wan->budget ? "budget " + json(wan->budget->first).dump() + " Hz " +
+                                 json(wan->budget->second).dump() + " dB"
                            : wan->rate_text);
       if (wan->fade) text += ", fade";
       if (wan->loss) text += ", gemodel loss";
@@ -95,14 +87,50 @@ std::string transport_text(const NetworkSpec& network) {
     return text;
   }
   std::string placement = "packed";
-  if (!network.placement.packed) {
+  if (!network.placement.empty()) {
     placement = "endpoints";
-    for (uint32_t endpoint : network.placement.endpoint) placement += " " + std::to_string(endpoint);
+    for (uint32_t endpoint : network.placement) placement += " " + std::to_string(endpoint);
   }
-  return "ib mtu " + (network.link.ib_mtu ? std::to_string(*network.link.ib_mtu) : "default") +
-         ", rdma, congestion control " + rdma_congestion_control(network) + ", " +
-         (network.switches.adaptive_routing.value_or(false) ? "adaptive" : "ecmp") +
+  return "ib mtu " + std::to_string(network.ib_mtu) + ", rdma, congestion control " +
+         network.congestion_control + ", " + (network.adaptive_routing ? "adaptive" : "ecmp") +
          " routing, placement " + placement;
+}
+
+// setup's keys for the network the run used.
+void add_network_setup(const NetworkSetup& network, json& setup) {
+  setup["network_preset"] = network.preset;
+  setup["topology"] = network.topology;
+  setup["link_rate_bps"] = network.link_rate_bps;
+  setup["link_delay_ns"] = network.link_delay_ns;
+  setup["transport"] = network.transport;
+  if (network.transport == "rdma") {
+    setup["ib_mtu"] = network.ib_mtu;
+    setup["congestion_control"] = network.congestion_control;
+    setup["routing"] = network.adaptive_routing ? "adaptive" : "ecmp";
+    setup["placement"] = network.placement.empty() ? json("packed") : json(network.placement);
+    return;
+  }
+  setup["mtu"] = network.mtu;
+  setup["tcp_variant"] = network.tcp_variant;
+  setup["segment_size"] = network.segment_size;
+  const auto& shaper = network.shaper;
+  setup["shaper"] = shaper ? json{{"rate_bps", shaper->rate_bps}, {"burst", shaper->burst},
+                                  {"limit", shaper->limit}}
+                           : json(nullptr);
+  if (const auto& wan = network.wan) {
+    json attributes = json::object();
+    for (const auto& [name, value] : wan->attributes) attributes[name] = value;
+    setup["wan"] = {{"model", wan->model},
+                    {"uplink_bps", wan->uplink_bps},
+                    {"downlink_bps", wan->downlink_bps},
+                    {"attributes", attributes},
+                    {"outage", wan->hold ? "hold" : "drop"}};
+    if (wan->budget) {
+      setup["wan"]["budget"] = {{"bandwidth_hz", wan->budget->first},
+                                {"snr_db", wan->budget->second}};
+    }
+    if (!wan->trace.empty()) setup["wan"]["trace"] = wan->trace;
+  }
 }
 
 // Bytes in decimal units, three significant decimals: "512 B", "1.250 GB".
@@ -184,7 +212,10 @@ std::string format_duration(int64_t ns) {
   return text;
 }
 
-std::string summary_table(const Scenario& scenario, const RunRecord& record) {
+namespace {
+
+// The summary of a simulated run (network given) or of a deployment (none).
+std::string summary(const Scenario& scenario, const NetworkSetup* network, const RunRecord& record) {
   const std::vector<RankStats> ranks = ranks_in_order(record);
   int64_t compute_total = 0;
   int64_t comm_total = 0;
@@ -193,7 +224,6 @@ std::string summary_table(const Scenario& scenario, const RunRecord& record) {
     comm_total += stats.comm_wait_ns;
   }
   const int64_t tpot = std::llround(record.tpot_ns());
-  const NetworkSpec& network = scenario.network;
   const bool deployed = !record.deployed_on.empty();
 
   const WorkloadSpec& workload = scenario.workload;
@@ -217,9 +247,11 @@ std::string summary_table(const Scenario& scenario, const RunRecord& record) {
          std::to_string(scenario.seed) + "\n";
   if (deployed) {
     out += "deployed on " + record.deployed_on + ": real processes and network, real times\n\n";
+  } else if (network != nullptr) {
+    out += "network: " + network->topology + ", " + network->link_rate_text + " links, " +
+           network->link_delay_text + " delay, " + transport_text(*network) + "\n\n";
   } else {
-    out += "network: " + network.topology + ", " + network.link.rate_text + " links, " +
-           network.link.delay_text + " delay, " + transport_text(network) + "\n\n";
+    out += "\n";
   }
 
   const auto line = [&](const std::string& label, const std::string& value) {
@@ -270,8 +302,19 @@ std::string summary_table(const Scenario& scenario, const RunRecord& record) {
   return out;
 }
 
-json results_json(const Scenario& scenario, const RunRecord& record) {
-  const NetworkSpec& network = scenario.network;
+}  // namespace
+
+std::string summary_table(const Scenario& scenario, const NetworkSetup& network, const RunRecord& record) {
+  return summary(scenario, &network, record);
+}
+
+std::string summary_table(const Scenario& scenario, const RunRecord& record) {
+  return summary(scenario, nullptr, record);
+}
+
+namespace {
+
+json results(const Scenario& scenario, const NetworkSetup* network, const RunRecord& record) {
   json setup = {
       {"model", scenario.model.preset},
       {"strategy", scenario.parallel.strategy},
@@ -289,40 +332,8 @@ json results_json(const Scenario& scenario, const RunRecord& record) {
       {"prompt_tokens", scenario.workload.prompt_tokens},
       {"new_tokens", scenario.workload.new_tokens},
       {"device_profile", scenario.devices.profile},
-      {"network_preset", network.preset},
-      {"topology", network.topology},
-      {"link_rate_bps", network.link.rate_bps},
-      {"link_delay_ns", network.link.delay_ns},
-      {"transport", transport_kind(network)},
   };
-  if (transport_kind(network) == "rdma") {
-    setup["ib_mtu"] = network.link.ib_mtu ? json(*network.link.ib_mtu) : json(nullptr);
-    setup["congestion_control"] = rdma_congestion_control(network);
-    setup["routing"] = network.switches.adaptive_routing.value_or(false) ? "adaptive" : "ecmp";
-    setup["placement"] = network.placement.packed ? json("packed") : json(network.placement.endpoint);
-  } else {
-    setup["mtu"] = network.link.mtu;
-    setup["tcp_variant"] = network.transport.tcp_variant;
-    setup["segment_size"] = network.transport.segment_size;
-    const auto& shaper = network.link.shaper;
-    setup["shaper"] = shaper ? json{{"rate_bps", shaper->rate_bps}, {"burst", shaper->burst},
-                                    {"limit", shaper->limit}}
-                             : json(nullptr);
-    if (const auto& wan = network.wan) {
-      json attributes = json::object();
-      for (const auto& [name, value] : wan->attributes) attributes[name] = value;
-      setup["wan"] = {{"model", wan->model},
-                      {"uplink_bps", wan->uplink_bps},
-                      {"downlink_bps", wan->downlink_bps},
-                      {"attributes", attributes},
-                      {"outage", wan->hold ? "hold" : "drop"}};
-      if (wan->budget) {
-        setup["wan"]["budget"] = {{"bandwidth_hz", wan->budget->bandwidth_hz},
-                                  {"snr_db", wan->budget->snr_db}};
-      }
-      if (!wan->trace.empty()) setup["wan"]["trace"] = wan->trace;
-    }
-  }
+  if (network != nullptr) add_network_setup(*network, setup);
 
   // Compute time per rank and label, from the compute spans.
   std::map<int, std::map<std::string, int64_t>> compute_by_label;
@@ -405,6 +416,16 @@ json results_json(const Scenario& scenario, const RunRecord& record) {
   return results;
 }
 
+}  // namespace
+
+json results_json(const Scenario& scenario, const NetworkSetup& network, const RunRecord& record) {
+  return results(scenario, &network, record);
+}
+
+json results_json(const Scenario& scenario, const RunRecord& record) {
+  return results(scenario, nullptr, record);
+}
+
 RunRecord trace_window(const RunRecord& record, uint64_t max_events, int64_t* cut_ns) {
   *cut_ns = -1;
   if (record.spans.size() + record.messages.size() <= max_events) return record;
@@ -431,12 +452,15 @@ RunRecord trace_window(const RunRecord& record, uint64_t max_events, int64_t* cu
   return window;
 }
 
-void write_outputs(const Scenario& scenario, const RunRecord& record, const std::string& out_dir) {
+namespace {
+
+void write(const Scenario& scenario, const NetworkSetup* network, const RunRecord& record,
+           const std::string& out_dir) {
   // Render first: a failure here must not leave one file of the pair written.
   std::string results_text;
   std::string trace_text;
   std::string requests_text;
-  if (scenario.outputs.results) results_text = json_text(results_json(scenario, record), 2) + "\n";
+  if (scenario.outputs.results) results_text = json_text(results(scenario, network, record), 2) + "\n";
   if (scenario.outputs.results && scenario.workload.is_serving()) requests_text = requests_csv(record);
   if (scenario.outputs.trace) {
     int64_t cut_ns = -1;
@@ -465,6 +489,17 @@ void write_outputs(const Scenario& scenario, const RunRecord& record, const std:
   if (scenario.outputs.trace) {
     write_file_atomically((dir / "trace.json").string(), trace_text);
   }
+}
+
+}  // namespace
+
+void write_outputs(const Scenario& scenario, const NetworkSetup& network, const RunRecord& record,
+                   const std::string& out_dir) {
+  write(scenario, &network, record, out_dir);
+}
+
+void write_outputs(const Scenario& scenario, const RunRecord& record, const std::string& out_dir) {
+  write(scenario, nullptr, record, out_dir);
 }
 
 }  // namespace uniference

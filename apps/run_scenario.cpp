@@ -7,6 +7,7 @@
 #include "apps/scenario_check.h"
 #include "bridge/link_outages.h"
 #include "bridge/link_sampler.h"
+#include "bridge/network_registry.h"
 #include "bridge/sim_cluster.h"
 #include "bridge/this_lp.h"
 #include "compute/compute_meter.h"
@@ -52,7 +53,62 @@ class ServingProgress {
   int64_t last_line_ns_ = 0;
 };
 
+// The registered name of the entry whose class the run used; `none` when it used none.
+template <typename Entry>
+std::string registered_name(const NamedRegistry<Entry>& registry, ns3::TypeId used,
+                            const std::string& none) {
+  for (const Entry& entry : registry.entries()) {
+    if (entry.type_id() == used) return entry.name;
+  }
+  return none;
+}
+
 }  // namespace
+
+NetworkSetup network_setup(const NetworkSpec& spec, const NetworkConfig& config) {
+  NetworkSetup setup;
+  setup.preset = spec.preset;
+  setup.topology = config.topology;
+  setup.transport = config.transport;
+  setup.link_rate_bps = config.link_rate.GetBitRate();
+  setup.link_delay_ns = config.link_delay.GetNanoSeconds();
+  setup.link_rate_text = spec.link.rate_text;
+  setup.link_delay_text = spec.link.delay_text;
+
+  setup.mtu = config.mtu;
+  setup.tcp_variant = registered_name(tcp_variants(), config.tcp_variant, "cubic");
+  setup.segment_size = config.segment_size;
+  if (config.shaper.rate.GetBitRate() > 0) {
+    setup.shaper = ShaperSetup{config.shaper.rate.GetBitRate(), config.shaper.burst,
+                               config.shaper.limit, spec.link.shaper ? spec.link.shaper->rate_text : ""};
+  }
+  if (!config.wan.model.empty()) {
+    WanSetup wan;
+    wan.model = config.wan.model;
+    wan.uplink_bps = config.wan.uplink.GetBitRate();
+    wan.downlink_bps = config.wan.downlink.GetBitRate();
+    // A trace model's File is the path the scenario's folder resolved: setup names the file
+    // as written instead, so that results.json holds no path of this machine.
+    for (const auto& attribute : config.wan.attributes) {
+      if (!(config.wan.model == "trace" && attribute.first == "File")) wan.attributes.push_back(attribute);
+    }
+    wan.hold = config.wan.hold;
+    wan.fade = config.wan.fade.has_value();
+    wan.loss = config.wan.loss.has_value();
+    if (spec.wan) {
+      if (spec.wan->budget) wan.budget = {spec.wan->budget->bandwidth_hz, spec.wan->budget->snr_db};
+      wan.rate_text = spec.wan->rate_text;
+      wan.trace = spec.wan->trace;
+    }
+    setup.wan = wan;
+  }
+
+  setup.ib_mtu = config.rdma.mtu;
+  setup.congestion_control = registered_name(rdma_congestion_controls(), config.rdma.congestion_control, "none");
+  setup.adaptive_routing = config.rdma.adaptive_routing;
+  setup.placement = config.placement;
+  return setup;
+}
 
 KernelConfig kernel_config(const CheckedCompute& checked) {
   KernelConfig kernel;
@@ -111,6 +167,7 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
   cluster.kernel().recorder().outages(link_outages(cluster.record().total_ns));
   run.record = cluster.record();
   run.record.device_memory_bytes = uint64_t(checked.device.memory_bytes);
+  run.network = network_setup(scenario.network, checked.network);
   if (run.outcome.status == RunOutcome::Status::kCompleted) capture.commit();
   return run;
 }

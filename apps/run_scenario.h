@@ -3,8 +3,10 @@
 #pragma once
 
 #include "apps/compute_check.h"
+#include "apps/network_setup.h"
 #include "apps/scenario.h"
 #include "bridge/kernel.h"
+#include "bridge/network_config.h"
 #include "bridge/run_record.h"
 
 #include <string>
@@ -14,15 +16,20 @@ namespace uniference {
 struct ScenarioRun {
   RunOutcome outcome;
   RunRecord record;
+  NetworkSetup network;  // the network the run was built from, for its reports
 };
 
-// Runs a scenario (checking it first; see scenario_check.h). With `progress`, prints a
+// Runs a scenario (checking it, once; see scenario_check.h). With `progress`, prints a
 // line to stderr as each token is generated. The record carries the trace's link counters
 // (/outputs/link_samples). The network captures a scenario asks for (/outputs/pcap,
 // /outputs/flow_monitor) go into `out_dir` once the run has completed: pcap files are
 // written into a folder beside them during the run and moved into place only then, so a
 // run that fails leaves none. Throws OutputError when they cannot be written.
 ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::string& out_dir = "");
+
+// The network a run built from `config` used, as its reports state it; `spec` gives what
+// NetworkConfig does not keep: the preset's name, and how rates and delays were written.
+NetworkSetup network_setup(const NetworkSpec& spec, const NetworkConfig& config);
 
 // The kernel a checked scenario's ranks run on (run, colltest): its seed and its hosts'
 // wake-up latency.

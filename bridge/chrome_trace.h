@@ -29,7 +29,9 @@
 //
 // Timestamps are microseconds with exactly three decimals, i.e. whole nanoseconds, written
 // from integers (never through a double). The text is byte-identical for equal records on
-// every platform: events are sorted by a total order.
+// every platform: events are sorted by a total order. The time text and its reading back are
+// bridge/trace_time.h; a checker that every viewer nests the slices alike is
+// bridge/test/trace_nesting.h (tests use it).
 #pragma once
 
 #include <cstdint>
@@ -37,6 +39,7 @@
 #include <string>
 
 #include "bridge/run_record.h"
+#include "bridge/trace_time.h"
 
 namespace uniference {
 
@@ -46,25 +49,5 @@ nlohmann::json chrome_trace(const RunRecord& record, const std::string& title);
 
 // The trace as deterministic JSON text, one event per line.
 std::string chrome_trace_text(const RunRecord& record, const std::string& title);
-
-// Nanoseconds as trace microseconds: 1500 -> "1.500", -2 -> "-0.002".
-std::string trace_microseconds(int64_t ns);
-
-// A trace timestamp or duration (microseconds: a JSON integer, a double, or a string of
-// digits) as whole nanoseconds. A double is read through its shortest decimal form, so a
-// value parsed from "2.003" gives exactly 2003; digits past the nanosecond are rounded half
-// away from zero. Throws std::invalid_argument for anything else.
-int64_t trace_time_ns(const nlohmann::json& value);
-
-// Checks that a trace (an object with "traceEvents", or the bare array) has slices that
-// every viewer nests the same way. Per track (pid, tid):
-//  - "B"/"E" in file order form a stack: timestamps never decrease, each "E" ends the
-//    innermost open "B" (and has its name if it has one), later than it began, and no "B"
-//    is left open;
-//  - all slices ("X" and "B"/"E" pairs) nest or are disjoint, in integer nanoseconds and
-//    also as a viewer computes an "X" event's end in floating point (ts + dur as doubles).
-// Returns "" when the trace passes, otherwise a message naming the track, the two events
-// and their times in nanoseconds.
-std::string check_trace_nesting(const nlohmann::json& trace);
 
 }  // namespace uniference

@@ -158,6 +158,70 @@ TEST(Cli, HelpDocumentsEveryOption) {
   }
 }
 
+// Every command's own --help (and -h): exit 0, its synopsis first, no other command's.
+struct CommandHelp {
+  const char* name;
+  const char* synopsis;  // the start of its usage line, as docs and users know it
+};
+
+const CommandHelp kCommandHelps[] = {
+    {"run", "usage: uniference run SCENARIO.json [--out DIR] [--set POINTER=VALUE]... [--quiet]"},
+    {"validate", "usage: uniference validate SCENARIO.json [--set POINTER=VALUE]..."},
+    {"reference", "usage: uniference reference --check|--write SOURCE_ROOT"},
+    {"colltest", "usage: uniference colltest SCENARIO.json [--op OP]"},
+    {"compare", "usage: uniference compare MEASURED.csv --scenario SCENARIO.json"},
+    {"profile-network", "usage: uniference profile-network [--backend gloo|nccl]"},
+    {"profile-device", "usage: uniference profile-device [--name NAME]"},
+    {"profile", "usage: uniference profile --out FILE.csv [--model M]"},
+    {"launch", "usage: uniference launch (-n N | --netns NS1,NS2,...) SCENARIO.json"},
+};
+
+TEST(Cli, EveryCommandsHelpShowsItsOwnSynopsisAndExits0) {
+  for (const CommandHelp& help : kCommandHelps) {
+    for (const char* flag : {"--help", "-h"}) {
+      Result result = run_uniference(std::string(help.name) + " " + flag);
+      EXPECT_EQ(result.exit_code, 0) << help.name << " " << flag << "\n" << result.output;
+      EXPECT_EQ(result.output.rfind(help.synopsis, 0), 0u)
+          << help.name << " " << flag << "\n" << result.output;
+      for (const CommandHelp& other : kCommandHelps) {
+        if (&other == &help) continue;
+        EXPECT_EQ(result.output.find("uniference " + std::string(other.name) + " "),
+                  std::string::npos)
+            << help.name << "'s help shows " << other.name << "'s\n" << result.output;
+      }
+    }
+  }
+}
+
+TEST(Cli, TopHelpShowsEveryCommandsSynopsis) {
+  Result result = run_uniference("--help");
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  for (const CommandHelp& help : kCommandHelps) {
+    // The first form of each command: "usage: " on the first, aligned after it on the rest.
+    const std::string synopsis = std::string(help.synopsis).substr(std::string("usage: ").size());
+    EXPECT_NE(result.output.find(synopsis), std::string::npos) << help.name << "\n" << result.output;
+  }
+  EXPECT_NE(result.output.find("registered names"), std::string::npos) << result.output;
+}
+
+// --help after a command's arguments is still help; as the value of an option it is only a
+// value.
+TEST(Cli, HelpAnywhereAmongTheFlagsIsHelp) {
+  Result result = run_uniference("run " + quickstart() + " --help");
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(result.output.rfind("usage: uniference run ", 0), 0u) << result.output;
+  result = run_uniference("validate --set --help");
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("validate needs a scenario file"), std::string::npos)
+      << "--set took --help as its value\n" << result.output;
+}
+
+TEST(Cli, UnknownCommandIsAUsageError) {
+  Result result = run_uniference("simulate " + quickstart());
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("unknown command 'simulate'"), std::string::npos) << result.output;
+}
+
 TEST(Cli, ADeadlockedProgramExitsWithTheDeadlockCode) {
   Result result = run_command(DEADLOCK_PROGRAM, "");
   EXPECT_EQ(result.exit_code, 3) << result.output;

@@ -3,6 +3,7 @@
 // framing (payload MTU, 26 bytes of headers per packet) and line rate; every interval of
 // every link stays within 0 <= utilisation <= 1; a deadlock is still reported with the taps on.
 #include "bridge/chrome_trace.h"
+#include "bridge/test/trace_nesting.h"
 #include "bridge/link_sampler.h"
 #include "test_support.h"
 

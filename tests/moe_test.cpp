@@ -6,6 +6,7 @@
 #include "apps/run_scenario.h"
 #include "apps/scenario.h"
 #include "bridge/chrome_trace.h"
+#include "bridge/test/trace_nesting.h"
 #include "bridge/this_lp.h"
 #include "compute/generation.h"
 #include "compute/llama.h"

@@ -1,8 +1,9 @@
 // The trace of a real run, read back: the quickstart through the uniference binary. Every
-// track must nest in every viewer (bridge/chrome_trace.h's checker), and its slices must
+// track must nest in every viewer (bridge/test/trace_nesting.h), and its slices must
 // add up to what the run reports in results.json, to the nanosecond.
 #include "apps/test/test_dir.h"
 #include "bridge/chrome_trace.h"
+#include "bridge/test/trace_nesting.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

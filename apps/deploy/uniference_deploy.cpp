@@ -130,11 +130,9 @@ int main(int argc, char** argv) {
     options.rendezvous.master_addr = from_environment("MASTER_ADDR", "127.0.0.1");
     colltest_mode = !args.empty() && args[0] == "colltest";
     netprofile_mode = !args.empty() && args[0] == "netprofile";
-    bool help = false;
     uniference::for_each_argument(args, colltest_mode || netprofile_mode ? 1 : 0, [&](const std::string& a,
                                                                                 const auto& value) {
-      if (a == "-h" || a == "--help") help = true;
-      else if (a == "--backend") options.backend = value();
+      if (a == "--backend") options.backend = value();
       else if (a == "--rank") rank = value();
       else if (a == "--world-size") world = value();
       else if (a == "--local-rank") local_rank = value();
@@ -162,10 +160,6 @@ int main(int argc, char** argv) {
       else if (scenario_path.empty()) scenario_path = a;
       else throw std::invalid_argument("more than one scenario given");
     });
-    if (help) {
-      std::cout << kUsage;
-      return 0;
-    }
     if (scenario_path.empty() && !colltest_mode && !netprofile_mode) {
       throw std::invalid_argument("needs a scenario file");
     }
@@ -179,6 +173,9 @@ int main(int argc, char** argv) {
     }
     uniference::deploy_backends().at(options.backend);
     if (colltest_mode) uniference::check_colltest(colltest, options.placement.world);
+  } catch (const uniference::HelpRequested&) {
+    std::cout << kUsage;
+    return 0;
   } catch (const std::exception& e) {
     return usage_error(e.what());
   }

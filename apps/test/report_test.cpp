@@ -27,6 +27,21 @@ Scenario small_scenario() {
   return parse_scenario(document, "report-test.json");
 }
 
+// The network small_scenario() runs on, as run_scenario would state it.
+NetworkSetup small_network() {
+  NetworkSetup network;
+  network.topology = "star";
+  network.transport = "tcp";
+  network.link_rate_bps = 1'000'000'000;
+  network.link_delay_ns = 50'000;
+  network.link_rate_text = "1Gbps";
+  network.link_delay_text = "50us";
+  network.mtu = 1500;
+  network.tcp_variant = "cubic";
+  network.segment_size = 1448;
+  return network;
+}
+
 RunRecord small_record() {
   RunRecord record;
   record.total_ns = 2100000;
@@ -55,7 +70,7 @@ std::string read_file(const std::string& path) {
 
 TEST(Report, ResultsJsonHasTheRecordsNumbers) {
   const RunRecord record = small_record();
-  const json results = results_json(small_scenario(), record);
+  const json results = results_json(small_scenario(), small_network(), record);
 
   const std::vector<int64_t>& times = record.token_times_ns;
   const int64_t expected_ttft = times[0];
@@ -77,6 +92,8 @@ TEST(Report, ResultsJsonHasTheRecordsNumbers) {
   EXPECT_EQ(results["bytes_sent"], 8192 + 4096);
   EXPECT_EQ(results["setup"]["link_rate_bps"], 1000000000);
   EXPECT_EQ(results["setup"]["link_delay_ns"], 50000);
+  EXPECT_EQ(results["setup"]["transport"], "tcp");
+  EXPECT_EQ(results["setup"]["tcp_variant"], "cubic");
   EXPECT_EQ(results["setup"]["tp"], 2);
 
   ASSERT_EQ(results["ranks"].size(), 2u);
@@ -107,7 +124,7 @@ TEST(Report, BatchLatenciesAreMeansOverThePrompts) {
   record.token_prompts = {0, 1, 0, 1};
   record.tokens = {5, 6, 7, 8};
   record.token_times_ns = {1000, 2000, 3000, 6000};
-  const json results = results_json(small_scenario(), record);
+  const json results = results_json(small_scenario(), small_network(), record);
   EXPECT_EQ(results["ttft_ns"], (1000 + 2000) / 2);
   EXPECT_DOUBLE_EQ(results["tpot_ns"].get<double>(), ((3000 - 1000) + (6000 - 2000)) / 2.0);
   EXPECT_EQ(results["prompts"][1]["tokens"], json::array({6, 8}));
@@ -122,12 +139,12 @@ TEST(Report, MemoryBeyondTheDeviceIsAVerdict) {
     stats.kv_cache_bytes = 5'000'000'000;
     stats.activation_bytes = stats.rank == 1 ? 6'000'000'000 : 1'000'000'000;
   }
-  const json results = results_json(small_scenario(), record);
+  const json results = results_json(small_scenario(), small_network(), record);
   EXPECT_EQ(results["memory"]["device_bytes"], 80'000'000'000ull);
   EXPECT_EQ(results["memory"]["fits"], false);
   EXPECT_EQ(results["memory"]["ranks_over"], json::array({1}));
   EXPECT_EQ(results["ranks"][1]["memory"]["total_bytes"], 81'000'000'000ull);
-  const std::string table = summary_table(small_scenario(), record);
+  const std::string table = summary_table(small_scenario(), small_network(), record);
   EXPECT_NE(table.find("does not fit: 1 of 2 ranks need more than the cpu's 80.000 GB (rank 1: "
                        "81.000 GB)"),
             std::string::npos)
@@ -135,13 +152,13 @@ TEST(Report, MemoryBeyondTheDeviceIsAVerdict) {
   EXPECT_NE(table.find("76.000 GB"), std::string::npos) << "rank 0's total in its row\n" << table;
 
   record.device_memory_bytes = 100'000'000'000;
-  EXPECT_EQ(results_json(small_scenario(), record)["memory"]["fits"], true);
-  EXPECT_EQ(summary_table(small_scenario(), record).find("does not fit"), std::string::npos);
+  EXPECT_EQ(results_json(small_scenario(), small_network(), record)["memory"]["fits"], true);
+  EXPECT_EQ(summary_table(small_scenario(), small_network(), record).find("does not fit"), std::string::npos);
 }
 
 TEST(Report, NoTokensGiveZeroLatencies) {
   RunRecord record;
-  const json results = results_json(small_scenario(), record);
+  const json results = results_json(small_scenario(), small_network(), record);
   EXPECT_EQ(results["ttft_ns"], 0);
   EXPECT_EQ(results["tpot_ns"], 0.0);
   EXPECT_EQ(results["tokens"], json::array());
@@ -164,34 +181,48 @@ TEST(Report, DurationsInReadableUnits) {
 }
 
 TEST(Report, AnRdmaRunReportsTheFabricsSettingsNotTcps) {
-  json document = {
-      {"name", "report-test"},
-      {"model", {{"preset", "tiny"}}},
-      {"parallel", {{"strategy", "tp"}, {"tp", 2}}},
-      {"workload", {{"prompt_tokens", 4}, {"new_tokens", 4}}},
-      {"network",
-       {{"topology", "fat-tree"},
-        {"placement", {0, 4}},
-        {"link", {{"preset", "hdr"}, {"ib_mtu", 2048}}},
-        {"transport", {{"kind", "rdma"}, {"congestion_control", "dcqcn"}}}}}};
-  const Scenario scenario = parse_scenario(document, "report-test.json");
-  const std::string table = summary_table(scenario, small_record());
+  NetworkSetup network;
+  network.topology = "fat-tree";
+  network.transport = "rdma";
+  network.link_rate_bps = 200'000'000'000;
+  network.link_delay_ns = 100;
+  network.link_rate_text = "200Gbps";
+  network.link_delay_text = "100ns";
+  network.ib_mtu = 2048;
+  network.congestion_control = "dcqcn";
+  network.placement = {0, 4};
+  const std::string table = summary_table(small_scenario(), network, small_record());
   EXPECT_NE(table.find("ib mtu 2048, rdma, congestion control dcqcn, ecmp routing, placement "
                        "endpoints 0 4"),
             std::string::npos)
       << table;
   EXPECT_EQ(table.find("tcp"), std::string::npos) << table;
-  const json setup = results_json(scenario, small_record())["setup"];
+  const json setup = results_json(small_scenario(), network, small_record())["setup"];
   EXPECT_EQ(setup["transport"], "rdma");
   EXPECT_EQ(setup["ib_mtu"], 2048);
   EXPECT_EQ(setup["congestion_control"], "dcqcn");
+  EXPECT_EQ(setup["routing"], "ecmp");
   EXPECT_EQ(setup["placement"], json::array({0, 4}));
   EXPECT_FALSE(setup.contains("tcp_variant"));
   EXPECT_FALSE(setup.contains("mtu"));
 }
 
+// A deployment ran on a real network: its reports state none of the scenario's simulated one.
+TEST(Report, ADeploymentsReportsStateNoSimulatedNetwork) {
+  RunRecord record = small_record();
+  record.deployed_on = "gloo";
+  const json setup = results_json(small_scenario(), record)["setup"];
+  for (const char* key : {"topology", "transport", "link_rate_bps", "link_delay_ns", "mtu"}) {
+    EXPECT_FALSE(setup.contains(key)) << key;
+  }
+  EXPECT_EQ(setup["tp"], 2);
+  const std::string table = summary_table(small_scenario(), record);
+  EXPECT_NE(table.find("deployed on gloo"), std::string::npos) << table;
+  EXPECT_EQ(table.find("network:"), std::string::npos) << table;
+}
+
 TEST(Report, SummaryTableShowsLatenciesAndRanks) {
-  const std::string table = summary_table(small_scenario(), small_record());
+  const std::string table = summary_table(small_scenario(), small_network(), small_record());
   EXPECT_NE(table.find("simulated time  2.100 ms\n"), std::string::npos) << table;
   EXPECT_NE(table.find("TTFT            1.000 ms\n"), std::string::npos) << table;
   EXPECT_NE(table.find("TPOT            253.333 µs\n"), std::string::npos) << table;
@@ -212,8 +243,8 @@ TEST(Report, WriteOutputsIsDeterministicAndAtomic) {
   TestDir dir;
   const Scenario scenario = small_scenario();
   const RunRecord record = small_record();
-  write_outputs(scenario, record, dir / "a/nested");
-  write_outputs(scenario, record, dir / "b");
+  write_outputs(scenario, small_network(), record, dir / "a/nested");
+  write_outputs(scenario, small_network(), record, dir / "b");
   for (const char* name : {"results.json", "trace.json"}) {
     const std::string first = read_file(dir / (std::string("a/nested/") + name));
     EXPECT_FALSE(first.empty()) << name;
@@ -221,7 +252,8 @@ TEST(Report, WriteOutputsIsDeterministicAndAtomic) {
     json parsed;
     EXPECT_NO_THROW(parsed = json::parse(first)) << name;
   }
-  EXPECT_EQ(json::parse(read_file(dir / "a/nested/results.json")), results_json(scenario, record));
+  EXPECT_EQ(json::parse(read_file(dir / "a/nested/results.json")),
+            results_json(scenario, small_network(), record));
   std::set<std::string> names;
   for (const auto& entry : std::filesystem::directory_iterator(dir.path() / "b")) {
     names.insert(entry.path().filename().string());

@@ -2,6 +2,7 @@
 // exact timestamp text and in which order; the same bytes whatever order the record lists
 // things in; and the checker that tells a trace every viewer nests alike from one it doesn't.
 #include "bridge/chrome_trace.h"
+#include "bridge/test/trace_nesting.h"
 
 #include <gtest/gtest.h>
 

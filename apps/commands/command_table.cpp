@@ -1,0 +1,128 @@
+// The table of commands, and the help text assembled from it.
+#include "apps/commands/command.h"
+
+#include "apps/reference.h"
+
+#include <sstream>
+
+namespace uniference {
+
+// Each command's entry, defined in its own file (apps/commands/NAME.cpp).
+Command run_command();
+Command validate_command();
+Command reference_command();
+Command colltest_command();
+Command compare_command();
+Command profile_network_command();
+Command profile_device_command();
+Command profile_command();
+Command launch_command();
+
+namespace {
+
+const char* kAbout = R"(Simulates distributed inference of real libtorch shard code over a packet-level ns-3
+network, as described by SCENARIO.json (see docs/scenarios.md for every key).
+)";
+
+const char* kCommonOptions = R"(options:
+  --out DIR           output folder (default: out/<scenario name>); created if missing;
+                      files are replaced atomically, nothing is written for a failed run
+  --set POINTER=VALUE override one key of the scenario by JSON pointer before it is
+                      checked, e.g. --set /network/link/rate=10Gbps; VALUE is read as
+                      JSON when it is JSON (10, true, {...}), else as a string; repeatable
+  --quiet             no progress lines on stderr
+  -h, --help          this text
+)";
+
+const char* kExitCodes = R"(exit codes:
+  0  the run completed
+  1  a runtime error (an exception in shard code, an output that cannot be written)
+  2  a bad scenario (the message names the JSON path) or bad command-line usage
+  3  deadlock: every unfinished rank is blocked and nothing is in flight (the report
+     names each blocked rank, its operation, its peer or group, tag, and since when)
+)";
+
+// A topic's text starts in this column; a heading too long to leave a gap before it stands
+// on a line of its own.
+constexpr size_t kTextColumn = 22;
+
+void append_synopses(const Command& command, bool first_of_usage, std::string& out) {
+  const std::string lead = "uniference " + command.name + " ";
+  for (const std::string& synopsis : command.synopses) {
+    out += first_of_usage ? "usage: " : "       ";
+    first_of_usage = false;
+    std::istringstream lines(synopsis);
+    std::string line;
+    for (bool first_line = true; std::getline(lines, line); first_line = false) {
+      out += first_line ? lead : "       " + std::string(lead.size(), ' ');
+      out += line + "\n";
+    }
+  }
+}
+
+void append_topics(const Command& command, std::string& out) {
+  for (const CommandTopic& topic : command.topics) {
+    std::string line = "  " + topic.heading;
+    std::istringstream lines(topic.text);
+    std::string text;
+    if (line.size() + 2 <= kTextColumn) {
+      line.resize(kTextColumn, ' ');
+    } else {
+      out += line + "\n";
+      line = std::string(kTextColumn, ' ');
+    }
+    for (bool first_line = true; std::getline(lines, text); first_line = false) {
+      out += (first_line ? line : std::string(kTextColumn, ' ')) + text + "\n";
+    }
+  }
+}
+
+}  // namespace
+
+const std::vector<Command>& commands() {
+  static const std::vector<Command> table = {
+      run_command(),       validate_command(),        reference_command(),
+      colltest_command(),  compare_command(),         profile_network_command(),
+      profile_device_command(), profile_command(),    launch_command(),
+  };
+  return table;
+}
+
+const Command* find_command(const std::string& name) {
+  for (const Command& command : commands()) {
+    if (command.name == name) return &command;
+  }
+  return nullptr;
+}
+
+std::string usage_text() {
+  std::string out;
+  bool first = true;
+  for (const Command& command : commands()) {
+    append_synopses(command, first, out);
+    first = false;
+  }
+  out += "       uniference --help\n\n";
+  out += kAbout;
+  out += "\ncommands:\n";
+  for (const Command& command : commands()) append_topics(command, out);
+  out += "\n";
+  out += kCommonOptions;
+  out += "\n";
+  out += kExitCodes;
+  out += "\nregistered names (scenario values):\n";
+  return out + registered_names_help();
+}
+
+std::string command_usage_text(const Command& command) {
+  std::string out;
+  append_synopses(command, true, out);
+  out += "\n";
+  append_topics(command, out);
+  out += "\n";
+  out += kCommonOptions;
+  out += "\n";
+  return out + kExitCodes;
+}
+
+}  // namespace uniference

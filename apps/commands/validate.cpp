@@ -1,0 +1,48 @@
+// uniference validate: check a scenario and run nothing.
+#include "apps/command_line.h"
+#include "apps/commands/command.h"
+#include "apps/commands/command_support.h"
+#include "apps/scenario.h"
+#include "apps/scenario_check.h"
+
+#include <iostream>
+#include <stdexcept>
+
+namespace uniference {
+
+namespace {
+
+int validate(const std::vector<std::string>& args, const char*) {
+  std::string scenario_path;
+  std::vector<std::string> overrides;
+  try {
+    for_each_argument(args, 0, [&](const std::string& a, const auto& value) {
+      if (a == "--set") overrides.push_back(value());
+      else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option '" + a + "'");
+      else if (scenario_path.empty()) scenario_path = a;
+      else throw std::invalid_argument("more than one scenario given");
+    });
+    if (scenario_path.empty()) throw std::invalid_argument("validate needs a scenario file");
+  } catch (const std::invalid_argument& e) {
+    return usage_error(e.what());
+  }
+  return reporting_errors([&] {
+    check_scenario(load_scenario(scenario_path, overrides));
+    std::cout << scenario_path << ": valid\n";
+    return 0;
+  });
+}
+
+}  // namespace
+
+Command validate_command() {
+  return {"validate",
+          {"SCENARIO.json [--set POINTER=VALUE]..."},
+          {{"validate SCENARIO.json",
+            "check the scenario only (every key, every name against its registry,\n"
+            "every ns-3 Attribute, and that the model, the parallel degrees and the\n"
+            "workload fit together); runs nothing"}},
+          validate};
+}
+
+}  // namespace uniference
