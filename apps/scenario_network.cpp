@@ -18,14 +18,11 @@ namespace {
 // (10 bytes padded to 12): what a segment needs inside one MTU besides its payload.
 constexpr uint32_t kTcpIpOverhead = 20 + 20 + 12;
 
-constexpr uint32_t kEthernetHeader = 14;  // what a tbf on an Ethernet device counts beyond IP
 constexpr uint32_t kMinMtu = 576;  // the smallest datagram every IPv4 host must accept
 constexpr uint32_t kMaxMtu = 9000;
 
 // InfiniBand's MTUs: payload bytes per packet.
 const std::vector<int64_t> kIbMtus = {256, 512, 1024, 2048, 4096};
-// Local routing header 8, base transport header 12, invariant CRC 4, variant CRC 2.
-constexpr uint32_t kIbHeaderBytes = 26;
 
 void read_ib_link_keys(const Checker& check, const json& value, const std::string& pointer,
                        LinkSpec& link) {
@@ -59,7 +56,7 @@ ShaperSpec read_shaper(const Checker& check, const json& value, const std::strin
                               child(pointer, "rate"), &shaper.rate_text);
   // A frame larger than the bucket never gets the tokens to leave; Linux drops it, and a
   // simulated link would stall.
-  const uint32_t frame = mtu + kEthernetHeader;
+  const uint32_t frame = mtu + kEthernetHeaderBytes;
   for (const char* key : {"burst", "limit"}) {
     const std::string at = child(pointer, key);
     const uint32_t bytes = check.positive_u32(
@@ -67,7 +64,7 @@ ShaperSpec read_shaper(const Checker& check, const json& value, const std::strin
     if (bytes < frame) {
       check.fail(at, "expected at least " + std::to_string(frame) + " to hold one frame of " +
                          mtu_pointer + " " + std::to_string(mtu) + " + " +
-                         std::to_string(kEthernetHeader) + " Ethernet header bytes, found " +
+                         std::to_string(kEthernetHeaderBytes) + " Ethernet header bytes, found " +
                          std::to_string(bytes));
     }
     (std::string(key) == "burst" ? shaper.burst : shaper.limit) = bytes;

@@ -8,9 +8,18 @@
 
 #include "compute/registry.h"
 
+#include <cstdint>
 #include <string>
 
 namespace uniference {
+
+// Bytes a frame carries besides its payload as the simulated devices count them: Ethernet's
+// 14 (what a tbf on an Ethernet device counts beyond IP), InfiniBand's 26 (local routing
+// header 8, base transport header 12, invariant CRC 4, variant CRC 2). The devices' own
+// constants are ns3::EthernetNetDevice::HEADER_BYTES and IbNetDevice::DEFAULT_HEADER_BYTES;
+// this header is free of ns-3, so bridge/network_registry.cpp asserts that they agree.
+inline constexpr uint32_t kEthernetHeaderBytes = 14;
+inline constexpr uint32_t kIbHeaderBytes = 26;
 
 struct LinkPreset {
   std::string name;

@@ -1,5 +1,7 @@
 #include "bridge/network_registry.h"
 
+#include "bridge/link_presets.h"
+
 #include "bridge/topologies/edge_cloud_topology.h"
 #include "bridge/topologies/star_routed_topology.h"
 #include "bridge/topologies/star_topology.h"
@@ -10,6 +12,7 @@
 #include "bridge/topologies/two_tier_topology.h"
 #include "bridge/topologies/wifi_cell_topology.h"
 
+#include <ns3/ethernet-net-device.h>
 #include <ns3/ib-net-device.h>
 #include <ns3/rdma-congestion-control.h>
 
@@ -34,6 +37,11 @@
 #include <algorithm>
 
 namespace uniference {
+
+// Scenario checking (free of ns-3) counts frames with link_presets.h's copies of the devices'
+// header sizes.
+static_assert(kEthernetHeaderBytes == ns3::EthernetNetDevice::HEADER_BYTES);
+static_assert(kIbHeaderBytes == ns3::IbNetDevice::DEFAULT_HEADER_BYTES);
 
 const NamedRegistry<Topology>& topologies() {
   static const NamedRegistry<Topology> registry("topology",
@@ -208,7 +216,6 @@ LinkFacts link_facts(const NetworkConfig& config, uint32_t ranks) {
   facts.mtu = config.mtu;
   if (config.transport == "rdma") {
     // IbNetDevice's default headers and trailers: the fabric the run builds keeps them.
-    constexpr uint32_t kIbHeaderBytes = ns3::IbNetDevice::DEFAULT_HEADER_BYTES;
     facts.header_bytes = kIbHeaderBytes;
     facts.mtu = config.rdma.mtu + kIbHeaderBytes;
     facts.cut_through = true;
