@@ -33,11 +33,15 @@ int SimCluster::add_rank(std::unique_ptr<ComputeMeter> meter, Shard shard) {
   return rank;
 }
 
-void SimCluster::build_network() {
-  if (backend_) return;
-  std::string problem = check_network_combination(network_);
+namespace {
+
+// The nodes, links and transports of `ranks` ranks as a run builds them (ns3_defaults first,
+// then the topology from the registry), every rank's node named; entry r is rank r's.
+std::vector<ns3::Ptr<ns3::MessageTransport>> build_topology(const NetworkConfig& network, uint32_t ranks,
+                                                            uint64_t seed) {
+  std::string problem = check_network_combination(network);
   if (!problem.empty()) throw std::invalid_argument(problem);
-  for (const auto& [name, value] : network_.ns3_defaults) {
+  for (const auto& [name, value] : network.ns3_defaults) {
     // Checked first: ns-3's own Config::SetDefault aborts the process on a bad name.
     problem = ns3::CheckAttributeDefault(name, value);
     if (!problem.empty()) throw std::invalid_argument(problem);
@@ -45,21 +49,33 @@ void SimCluster::build_network() {
   }
   // ns-3's own random variables (a link's fades, Wi-Fi back-off, LTE) draw from the run the
   // seed names, so /seed changes them as it changes everything else. Run 1 is ns-3's default.
-  ns3::RngSeedManager::SetRun(seed_);
-  if (!network_.collective_preset.empty()) collective_presets().at(network_.collective_preset);
-  const Topology& topology = topologies().at(network_.topology);
-  const auto ranks = static_cast<uint32_t>(shards_.size());
-  problem = topology_shape(network_, ranks).problem;
+  ns3::RngSeedManager::SetRun(seed);
+  const Topology& topology = topologies().at(network.topology);
+  problem = topology_shape(network, ranks).problem;
   if (!problem.empty()) throw std::invalid_argument(problem);
+  std::vector<ns3::Ptr<ns3::MessageTransport>> transports = topology.build(network, ranks);
+  for (uint32_t r = 0; r < ranks; ++r) name_node(transports[r]->GetNode(), "rank" + std::to_string(r));
+  return transports;
+}
+
+}  // namespace
+
+void SimCluster::build_network() {
+  if (backend_) return;
+  if (!network_.collective_preset.empty()) collective_presets().at(network_.collective_preset);
+  const auto ranks = static_cast<uint32_t>(shards_.size());
+  std::vector<ns3::Ptr<ns3::MessageTransport>> transports = build_topology(network_, ranks, seed_);
   CollectiveSelection selection{network_.collectives, network_.collective_preset,
                                 link_facts(network_, ranks)};
-  std::vector<ns3::Ptr<ns3::MessageTransport>> transports = topology.build(network_, ranks);
-  for (uint32_t r = 0; r < ranks; ++r) name_node(transports[r]->GetNode(), "rank" + std::to_string(r));
   set_handling_delay(network_, transports);
   backend_ = std::make_unique<SimBackend>(kernel_, std::move(transports), std::move(selection));
 }
 
-std::vector<std::string> SimCluster::cables() const {
+std::vector<std::string> network_cables(const NetworkConfig& network, uint32_t ranks) {
+  struct Teardown {
+    ~Teardown() { ns3::Simulator::Destroy(); }
+  } teardown;
+  build_topology(network, ranks, 1);
   std::vector<std::string> names;
   for (const CableDirection& direction : cable_directions()) names.push_back(direction.name);
   std::sort(names.begin(), names.end());

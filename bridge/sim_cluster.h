@@ -34,9 +34,6 @@ class SimCluster {
   void build_network();
   // Runs the ranks to the end.
   RunOutcome run();
-  // Every direction of every cable of the network built so far, named as its topology's
-  // users name it ("rank0 -> leaf0", "leaf0 -> spine1"; bridge/node_names.h), sorted.
-  std::vector<std::string> cables() const;
 
   Kernel& kernel() { return kernel_; }
   const RunRecord& record() { return kernel_.record(); }
@@ -48,5 +45,10 @@ class SimCluster {
   std::vector<Shard> shards_;
   std::unique_ptr<SimBackend> backend_;
 };
+
+// Every direction of every cable of `network` built for `ranks` ranks, named as its
+// topology's users name it ("rank0 -> leaf0", "leaf0 -> spine1"; bridge/node_names.h),
+// sorted. Builds the network as a run would and tears it down: not while a SimCluster lives.
+std::vector<std::string> network_cables(const NetworkConfig& network, uint32_t ranks);
 
 }  // namespace uniference

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <set>
 #include <string>
 
 namespace uniference {
@@ -146,6 +147,36 @@ TEST(Cli, ValidateAcceptsTheQuickstartAndRunsNothing) {
   EXPECT_EQ(result.exit_code, 0) << result.output;
   EXPECT_NE(result.output.find("valid"), std::string::npos) << result.output;
   EXPECT_EQ(result.output.find("TTFT"), std::string::npos) << result.output;
+}
+
+// The quickstart's star: each of its 4 ranks on one cable to the switch, both directions.
+TEST(Cli, ValidateLinksListsTheStarsCablesByName) {
+  const Result result = run_uniference("validate " + scenario("quickstart.json") + " --links");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  std::vector<std::string> expected;
+  for (int r = 0; r < 4; ++r) expected.push_back("hub -> rank" + std::to_string(r));
+  for (int r = 0; r < 4; ++r) expected.push_back("rank" + std::to_string(r) + " -> hub");
+  std::string text;
+  for (const std::string& line : expected) text += line + "\n";
+  EXPECT_EQ(result.output, text);
+}
+
+// A k-ary fat-tree has k^3/4 endpoint cables, as many edge-aggregation cables (k pods of
+// (k/2)^2) and as many aggregation-core cables; the shipped one has k = 4 and ranks placed on
+// endpoints 0, 4, 8 and 12, the first endpoint of each pod.
+TEST(Cli, ValidateLinksNamesTheFatTreesSwitchesByTier) {
+  const Result result = run_uniference("validate " + scenario("fat-tree-rdma.json") + " --links");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  std::istringstream lines(result.output);
+  std::set<std::string> cables;
+  for (std::string line; std::getline(lines, line);) cables.insert(line);
+  const int k = 4;
+  EXPECT_EQ(cables.size(), size_t(2 * 3 * k * k * k / 4));
+  for (const char* cable : {"rank0 -> pod0-edge0", "rank1 -> pod1-edge0", "rank3 -> pod3-edge0",
+                            "pod0-edge0 -> pod0-agg1", "pod2-agg0 -> core1", "core3 -> pod3-agg1",
+                            "pod0-edge1 -> endpoint3"}) {
+    EXPECT_EQ(cables.count(cable), 1u) << cable << " in:\n" << result.output;
+  }
 }
 
 TEST(Cli, HelpDocumentsEveryOption) {

@@ -4,6 +4,7 @@
 #include "apps/commands/command_support.h"
 #include "apps/scenario.h"
 #include "apps/scenario_check.h"
+#include "bridge/sim_cluster.h"
 
 #include <iostream>
 #include <stdexcept>
@@ -15,9 +16,11 @@ namespace {
 int validate(const std::vector<std::string>& args, const char*) {
   std::string scenario_path;
   std::vector<std::string> overrides;
+  bool links = false;
   try {
     for_each_argument(args, 0, [&](const std::string& a, const auto& value) {
       if (a == "--set") overrides.push_back(value());
+      else if (a == "--links") links = true;
       else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option '" + a + "'");
       else if (scenario_path.empty()) scenario_path = a;
       else throw std::invalid_argument("more than one scenario given");
@@ -27,7 +30,13 @@ int validate(const std::vector<std::string>& args, const char*) {
     return usage_error(e.what());
   }
   return reporting_errors([&] {
-    check_scenario(load_scenario(scenario_path, overrides));
+    const CheckedScenario checked = check_scenario(load_scenario(scenario_path, overrides));
+    if (links) {
+      for (const std::string& cable : network_cables(checked.network, uint32_t(checked.ranks))) {
+        std::cout << cable << "\n";
+      }
+      return 0;
+    }
     std::cout << scenario_path << ": valid\n";
     return 0;
   });
@@ -37,11 +46,13 @@ int validate(const std::vector<std::string>& args, const char*) {
 
 Command validate_command() {
   return {"validate",
-          {"SCENARIO.json [--set POINTER=VALUE]..."},
+          {"SCENARIO.json [--links] [--set POINTER=VALUE]..."},
           {{"validate SCENARIO.json",
             "check the scenario only (every key, every name against its registry,\n"
             "every ns-3 Attribute, and that the model, the parallel degrees and the\n"
-            "workload fit together); runs nothing"}},
+            "workload fit together); runs nothing. --links: build the network\n"
+            "and list every direction of every cable by the names the trace uses\n"
+            "(rank0 -> leaf0, leaf0 -> spine1), one per line"}},
           validate};
 }
 

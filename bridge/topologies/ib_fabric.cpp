@@ -52,9 +52,14 @@ std::vector<ns3::Ptr<ns3::MessageTransport>> install_ib_fabric(ns3::IbFabricHelp
   for (uint32_t s = 0; s < fabric.GetNSwitches(); ++s) {
     name_node(fabric.GetSwitch(s)->GetObject<ns3::Node>(), fabric.GetSwitchName(s));
   }
-  // Ranks are named by SimCluster; the endpoints no rank sits on by their id.
-  for (uint32_t id = ranks; id < fabric.GetNEndpoints(); ++id) {
-    name_node(fabric.GetEndpointNode(id), "endpoint" + std::to_string(id));
+  // Ranks are named by SimCluster; the endpoints no rank sits on by their place in the fabric,
+  // as /network/placement numbers them. The fabric gives them the ids after the ranks', in
+  // that order.
+  std::vector<bool> placed(fabric.GetNEndpoints(), false);
+  for (uint32_t r = 0; r < ranks; ++r) placed[endpoint_of(config, r)] = true;
+  uint32_t id = ranks;
+  for (uint32_t e = 0; e < fabric.GetNEndpoints(); ++e) {
+    if (!placed[e]) name_node(fabric.GetEndpointNode(id++), "endpoint" + std::to_string(e));
   }
   std::vector<ns3::Ptr<ns3::MessageTransport>> transports = fabric.GetTransports();
   transports.resize(ranks);  // the endpoints no rank sits on stay idle
