@@ -197,7 +197,7 @@ struct CommandHelp {
 
 const CommandHelp kCommandHelps[] = {
     {"run", "usage: uniference run SCENARIO.json [--out DIR] [--set POINTER=VALUE]... [--quiet]"},
-    {"validate", "usage: uniference validate SCENARIO.json [--set POINTER=VALUE]..."},
+    {"validate", "usage: uniference validate SCENARIO.json [--links] [--set POINTER=VALUE]..."},
     {"reference", "usage: uniference reference --check|--write SOURCE_ROOT"},
     {"colltest", "usage: uniference colltest SCENARIO.json [--op OP]"},
     {"compare", "usage: uniference compare MEASURED.csv --scenario SCENARIO.json"},
