@@ -67,27 +67,6 @@ class StarNetworkHelper : public TcpStarHelperBase
     void SetDeviceQueue(std::string type, Ts&&... args);
 
     /**
-     * \brief Give every endpoint's link device a root queue disc of this type instead of
-     * ns-3's default: with SetHubQueueDisc, ns3::TbfQueueDisc shapes both directions of every
-     * link, as `tc qdisc ... tbf` on both ends of a Linux testbed's links does.
-     * \tparam Ts \deduced argument types
-     * \param type a queue disc type, for example ns3::TbfQueueDisc
-     * \param args name and AttributeValue pairs, for example "Rate", DataRateValue(...)
-     */
-    template <typename... Ts>
-    void SetEndpointQueueDisc(std::string type, Ts&&... args);
-
-    /**
-     * \brief Put a queue disc of this type on the hub's side of every link, in front of the
-     * hub's device towards each endpoint.
-     * \tparam Ts \deduced argument types
-     * \param type a queue disc type, for example ns3::TbfQueueDisc
-     * \param args name and AttributeValue pairs
-     */
-    template <typename... Ts>
-    void SetHubQueueDisc(std::string type, Ts&&... args);
-
-    /**
      * \brief Set an attribute of every link's net devices (ns3::PointToPointNetDevice).
      * \param name for example DataRate or Mtu
      * \param value its value
@@ -164,8 +143,6 @@ class StarNetworkHelper : public TcpStarHelperBase
     static void InstallLinkDiscs(Ptr<Node> node, const ObjectFactory& factory);
 
     PointToPointHelper m_pointToPoint;              //!< Configures the links
-    ObjectFactory m_endpointDiscFactory;            //!< Endpoints' link discs, if set
-    ObjectFactory m_hubDiscFactory;                 //!< The hub's link discs, if set
     std::unique_ptr<PointToPointStarHelper> m_star; //!< The topology, once installed
     NodeContainer m_endpoints;                      //!< Endpoint nodes
     ApplicationContainer m_transports;              //!< One per endpoint
@@ -176,22 +153,6 @@ void
 StarNetworkHelper::SetDeviceQueue(std::string type, Ts&&... args)
 {
     m_pointToPoint.SetQueue(type, std::forward<Ts>(args)...);
-}
-
-template <typename... Ts>
-void
-StarNetworkHelper::SetEndpointQueueDisc(std::string type, Ts&&... args)
-{
-    m_endpointDiscFactory.SetTypeId(type);
-    m_endpointDiscFactory.Set(std::forward<Ts>(args)...);
-}
-
-template <typename... Ts>
-void
-StarNetworkHelper::SetHubQueueDisc(std::string type, Ts&&... args)
-{
-    m_hubDiscFactory.SetTypeId(type);
-    m_hubDiscFactory.Set(std::forward<Ts>(args)...);
 }
 
 } // namespace ns3

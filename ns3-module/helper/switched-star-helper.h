@@ -73,27 +73,6 @@ class SwitchedStarHelper : public TcpStarHelperBase
     void SetDeviceQueue(std::string type, Ts&&... args);
 
     /**
-     * \brief Give every endpoint's link device a root queue disc of this type instead of
-     * ns-3's default: with SetHubQueueDisc, ns3::TbfQueueDisc shapes both directions of every
-     * link, as `tc qdisc ... tbf` on both ends of a Linux testbed's links does.
-     * \tparam Ts \deduced argument types
-     * \param type a queue disc type, for example ns3::TbfQueueDisc
-     * \param args name and AttributeValue pairs, for example "Rate", DataRateValue(...)
-     */
-    template <typename... Ts>
-    void SetEndpointQueueDisc(std::string type, Ts&&... args);
-
-    /**
-     * \brief Put a queue disc of this type on the hub's side of every link, in front of the
-     * switch port towards each endpoint.
-     * \tparam Ts \deduced argument types
-     * \param type a queue disc type, for example ns3::TbfQueueDisc
-     * \param args name and AttributeValue pairs
-     */
-    template <typename... Ts>
-    void SetHubQueueDisc(std::string type, Ts&&... args);
-
-    /**
      * \brief Set an attribute of every link's devices (ns3::EthernetNetDevice), at both ends.
      * \param name for example DataRate, Mtu or InterframeGap
      * \param value its value
@@ -165,8 +144,6 @@ class SwitchedStarHelper : public TcpStarHelperBase
     ObjectFactory m_channelFactory;           //!< Makes the links' channels
     ObjectFactory m_queueFactory;             //!< Makes the endpoint devices' queues
     ObjectFactory m_switchFactory;            //!< Makes the switch
-    ObjectFactory m_endpointDiscFactory;      //!< Endpoints' link discs, if set
-    ObjectFactory m_hubDiscFactory;           //!< The hub's link discs, if set
     NodeContainer m_endpoints;                //!< Endpoint nodes
     Ptr<Node> m_switchNode;                   //!< The switch's node
     Ptr<EthernetSwitch> m_switch;             //!< The switch
@@ -182,22 +159,6 @@ SwitchedStarHelper::SetDeviceQueue(std::string type, Ts&&... args)
     QueueBase::AppendItemTypeIfNotPresent(type, "Packet");
     m_queueFactory.SetTypeId(type);
     m_queueFactory.Set(std::forward<Ts>(args)...);
-}
-
-template <typename... Ts>
-void
-SwitchedStarHelper::SetEndpointQueueDisc(std::string type, Ts&&... args)
-{
-    m_endpointDiscFactory.SetTypeId(type);
-    m_endpointDiscFactory.Set(std::forward<Ts>(args)...);
-}
-
-template <typename... Ts>
-void
-SwitchedStarHelper::SetHubQueueDisc(std::string type, Ts&&... args)
-{
-    m_hubDiscFactory.SetTypeId(type);
-    m_hubDiscFactory.Set(std::forward<Ts>(args)...);
 }
 
 } // namespace ns3

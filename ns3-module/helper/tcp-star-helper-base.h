@@ -10,9 +10,11 @@
 #include "ns3/attribute.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/node-container.h"
+#include "ns3/object-factory.h"
 #include "ns3/type-id.h"
 
 #include <string>
+#include <utility>
 
 namespace ns3
 {
@@ -55,6 +57,35 @@ class TcpStarHelperBase
      */
     void SetBaseNetwork(Ipv4Address network, Ipv4Mask mask);
 
+    /**
+     * \brief Give every endpoint's link device a root queue disc of this type instead of
+     * ns-3's default: with SetHubQueueDisc, ns3::TbfQueueDisc shapes both directions of every
+     * link, as `tc qdisc ... tbf` on both ends of a Linux testbed's links does.
+     * \tparam Ts \deduced argument types
+     * \param type a queue disc type, for example ns3::TbfQueueDisc
+     * \param args name and AttributeValue pairs, for example "Rate", DataRateValue(...)
+     */
+    template <typename... Ts>
+    void SetEndpointQueueDisc(std::string type, Ts&&... args)
+    {
+        m_endpointDiscFactory.SetTypeId(type);
+        m_endpointDiscFactory.Set(std::forward<Ts>(args)...);
+    }
+
+    /**
+     * \brief Put a queue disc of this type on the hub's side of every link, in front of the
+     * hub's device (or switch port) towards each endpoint.
+     * \tparam Ts \deduced argument types
+     * \param type a queue disc type, for example ns3::TbfQueueDisc
+     * \param args name and AttributeValue pairs
+     */
+    template <typename... Ts>
+    void SetHubQueueDisc(std::string type, Ts&&... args)
+    {
+        m_hubDiscFactory.SetTypeId(type);
+        m_hubDiscFactory.Set(std::forward<Ts>(args)...);
+    }
+
   protected:
     /**
      * \param helperName the star's class name, which starts its error messages
@@ -75,6 +106,8 @@ class TcpStarHelperBase
     TypeId m_tcpVariant;                      //!< Congestion control; uid 0 for default
     Ipv4Address m_baseNetwork;                //!< First network
     Ipv4Mask m_mask;                          //!< Its mask
+    ObjectFactory m_endpointDiscFactory;      //!< Endpoints' link discs, if set
+    ObjectFactory m_hubDiscFactory;           //!< The hub's link discs, if set
 };
 
 } // namespace ns3
