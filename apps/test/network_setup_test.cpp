@@ -2,24 +2,18 @@
 // the run was built from, with what the scenario left out resolved, not the text it wrote.
 #include "apps/run_scenario.h"
 #include "apps/scenario_check.h"
+#include "apps/test/shipped_scenario.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 namespace uniference {
 namespace {
 
 using nlohmann::json;
 
-json shipped(const std::string& file) {
-  std::ifstream in(std::string(UNIFERENCE_SCENARIOS_DIR) + "/" + file);
-  std::stringstream text;
-  text << in.rdbuf();
-  return json::parse(text.str());
-}
+using test::shipped;
 
 NetworkSetup setup_of(const json& document) {
   const Scenario scenario = parse_scenario(document, "setup-test.json");

@@ -4,6 +4,7 @@
 #include "apps/reference.h"
 #include "apps/run_scenario.h"
 #include "apps/scenario_keys.h"
+#include "apps/test/shipped_scenario.h"
 
 #include "bridge/network_registry.h"
 #include "bridge/wan_models.h"
@@ -21,13 +22,7 @@ namespace {
 
 using nlohmann::json;
 
-// A scenario shipped in scenarios/.
-json shipped(const std::string& file) {
-  std::ifstream in(std::string(UNIFERENCE_SCENARIOS_DIR) + "/" + file);
-  std::stringstream text;
-  text << in.rdbuf();
-  return json::parse(text.str());
-}
+using test::shipped;
 
 json quickstart() { return shipped("quickstart.json"); }
 
@@ -188,12 +183,7 @@ TEST(ScenarioCheck, CollectivesNameRegisteredAlgorithmsAndAttributes) {
   check_error(doc, "/collectives/all_reduce/attributes/Nope");
 }
 
-json serving() {
-  std::ifstream in(std::string(UNIFERENCE_SCENARIOS_DIR) + "/serving.json");
-  std::stringstream text;
-  text << in.rdbuf();
-  return json::parse(text.str());
-}
+json serving() { return shipped("serving.json"); }
 
 TEST(ScenarioCheck, ServingNeedsAStrategyThatServesAndACacheForTheLongestRequest) {
   const CheckedScenario checked = check_scenario(parse_scenario(serving(), "s.json"));
