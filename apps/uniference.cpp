@@ -6,6 +6,7 @@
 #include "apps/command_line.h"
 #include "apps/commands/command.h"
 #include "apps/commands/command_support.h"
+#include "bridge/ns3_build.h"
 
 #include <iostream>
 #include <string>
@@ -17,6 +18,10 @@ int main(int argc, char** argv) {
   const std::string& name = words.front();
   if (name == "-h" || name == "--help") {
     std::cout << uniference::usage_text();
+    return 0;
+  }
+  if (name == "--version") {
+    std::cout << "uniference (Uniference-ns3)\n" << uniference::describe(uniference::ns3_build());
     return 0;
   }
   const uniference::Command* command = uniference::find_command(name);

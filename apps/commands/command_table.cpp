@@ -102,7 +102,8 @@ std::string usage_text() {
     append_synopses(command, first, out);
     first = false;
   }
-  out += "       uniference --help\n\n";
+  out += "       uniference --help\n";
+  out += "       uniference --version   which ns-3 it runs on, logging, MPI\n\n";
   out += kAbout;
   out += "\ncommands:\n";
   for (const Command& command : commands()) append_topics(command, out);

@@ -8,6 +8,7 @@ include_guard(GLOBAL)
 if(NOT ns3_FOUND)
   find_package(ns3 3.37 REQUIRED)
 endif()
+include(${CMAKE_CURRENT_LIST_DIR}/ns3-build-facts.cmake)
 
 # ns-3 3.37 exports its modules as ns3::lib<module>; from 3.43 on as ns3::<module>.
 foreach(module core network internet point-to-point point-to-point-layout applications traffic-control
@@ -23,6 +24,37 @@ endforeach()
 
 set(UNIFERENCE_NS3_CMAKE_DIR ${CMAKE_CURRENT_LIST_DIR})
 enable_testing()
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+# `cmake --install` puts the module where an ns-3 user's own program finds it:
+#   find_package(<module>)   target_link_libraries(prog PRIVATE <module>::<module>)
+# the library, its headers under include/ns3/ beside ns-3's, and a CMake package that finds
+# the ns-3 the module was built against first (its logging define is in the exported target,
+# and a module built against one ns-3 must not load beside another). Only this out-of-tree
+# build installs the module: in an ns-3 tree, ns-3 installs its modules itself.
+function(install_module_package module target headers)
+  # The installed library finds a source-built ns-3 (not in the system's folders) by RPATH.
+  set_target_properties(${target} PROPERTIES EXPORT_NAME ${module} INSTALL_RPATH_USE_LINK_PATH TRUE)
+  install(TARGETS ${target} EXPORT ${module}Targets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(DIRECTORY ${headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  set(package_dir ${CMAKE_INSTALL_LIBDIR}/cmake/${module})
+  install(EXPORT ${module}Targets NAMESPACE ${module}:: DESTINATION ${package_dir})
+  set(config ${CMAKE_CURRENT_BINARY_DIR}/${module}Config.cmake)
+  file(WRITE ${config}.in
+       "# The ${module} ns-3 module, built against ns-3 ${ns3_VERSION} (@NS3_DIR_BUILT@).\n"
+       "@PACKAGE_INIT@\n"
+       "include(CMakeFindDependencyMacro)\n"
+       "if(NOT ns3_DIR AND EXISTS \"@NS3_DIR_BUILT@\")\n"
+       "  set(ns3_DIR \"@NS3_DIR_BUILT@\")\n"
+       "endif()\n"
+       "find_dependency(ns3 ${ns3_VERSION})\n"
+       "include(\"\${CMAKE_CURRENT_LIST_DIR}/${module}Targets.cmake\")\n"
+       "check_required_components(${module})\n")
+  set(NS3_DIR_BUILT ${ns3_DIR})
+  configure_package_config_file(${config}.in ${config} INSTALL_DESTINATION ${package_dir})
+  install(FILES ${config} DESTINATION ${package_dir})
+endfunction()
 
 function(build_lib)
   cmake_parse_arguments(
@@ -71,16 +103,16 @@ function(build_lib)
   add_library(ns3::${target} ALIAS ${target})
   set_target_properties(${target} PROPERTIES OUTPUT_NAME ns${ns3_VERSION}-${module})
   target_compile_features(${target} PUBLIC cxx_std_17)
-  target_include_directories(${target} PUBLIC ${include_root})
-  # Debian's ns-3 libraries were built with logging compiled in, and some public ns-3 headers
-  # change class layout under NS3_LOG_ENABLE, so every user of this module needs it too.
-  # NS_ASSERT is compiled out without NS3_ASSERT_ENABLE (which changes no layout): the module
-  # and its tests keep their asserts, as an ns-3 debug build would.
-  target_compile_definitions(${target} PUBLIC NS3_LOG_ENABLE
-                             PRIVATE NS3_MODULE_COMPILATION NS3_ASSERT_ENABLE)
+  target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${include_root}>
+                                               $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  # Logging and asserts as the ns-3 found was built (ns3-build-facts.cmake): some public ns-3
+  # headers change class layout under NS3_LOG_ENABLE, so every user of this module follows.
+  target_compile_definitions(${target} PUBLIC ${UNIFERENCE_NS3_DEFINITIONS}
+                             PRIVATE NS3_MODULE_COMPILATION ${UNIFERENCE_NS3_CHECK_DEFINITIONS})
   target_compile_options(${target} PRIVATE -Wall)
   target_link_libraries(${target} PUBLIC ${BLIB_LIBRARIES_TO_LINK})
   set(${target} ${target} PARENT_SCOPE)
+  install_module_package(${module} ${target} ${include_root}/ns3)
 
   if(NOT BLIB_TEST_SOURCES)
     return()
@@ -88,7 +120,7 @@ function(build_lib)
   set(runner ${module}-ns3-test-runner)
   add_executable(${runner} ${UNIFERENCE_NS3_CMAKE_DIR}/test-runner.cc ${BLIB_TEST_SOURCES})
   target_compile_options(${runner} PRIVATE -Wall)
-  target_compile_definitions(${runner} PRIVATE NS3_ASSERT_ENABLE
+  target_compile_definitions(${runner} PRIVATE ${UNIFERENCE_NS3_CHECK_DEFINITIONS}
                              NS_TEST_SOURCEDIR="${CMAKE_CURRENT_SOURCE_DIR}/test")
   # The linker drops libraries whose symbols the runner does not reference (--as-needed is
   # Debian GCC's default); the module's TypeIds register only when its library is loaded.
