@@ -11,13 +11,38 @@
 # locale ccache hashes is the same everywhere (a chroot's empty LANG and a host's C.UTF-8
 # would otherwise miss every object), and the sloppiness is what ccache needs to cache files
 # compiled against the precompiled header.
+#
+#   scripts/build.sh                  against Debian's packaged ns-3, into build/
+#   scripts/build.sh --ns3 source     against the ns-3 scripts/build-ns3.sh built from Debian's
+#                                     source (release, MPI), into build-ns3src/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
+ns3=package
+while (($#)); do
+    case "$1" in
+    --ns3) ns3=${2:-}; shift 2 || { echo "build.sh: --ns3 takes package or source" >&2; exit 2; } ;;
+    --ns3=*) ns3=${1#--ns3=}; shift ;;
+    *) echo "build.sh: unknown argument '$1' (--ns3 package|source)" >&2; exit 2 ;;
+    esac
+done
+case "$ns3" in
+package) build=build; ns3_args=() ;;
+source)
+    build=build-ns3src
+    prefix=$(./scripts/build-ns3.sh --print-home)/prefix
+    if [ ! -f "$prefix/uniference-build-key" ]; then
+        echo "build.sh: no ns-3 built from source at $prefix; run ./scripts/build-ns3.sh first" >&2
+        exit 1
+    fi
+    ns3_args=(-DCMAKE_PREFIX_PATH="$prefix")
+    ;;
+*) echo "build.sh: --ns3 takes package or source, not '$ns3'" >&2; exit 2 ;;
+esac
 launcher=()
 if command -v ccache >/dev/null; then
     launcher=("-DCMAKE_CXX_COMPILER_LAUNCHER=env;LANG=C;LC_ALL=C;LC_CTYPE=C;LC_MESSAGES=C;CCACHE_BASEDIR=$(pwd -P);CCACHE_COMPILERCHECK=content;CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime;ccache")
 fi
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" "${launcher[@]}" >/dev/null
-cmake --build build -j"$jobs"
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" "${launcher[@]}" "${ns3_args[@]}" >/dev/null
+cmake --build "$build" -j"$jobs"

@@ -1,10 +1,24 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Uniference-ns3 builds against (docs/design.md, platform facts).
 # Idempotent: when every package is already present it returns at once.
+#
+#   scripts/setup.sh                 what README's two commands need (Debian's packaged ns-3)
+#   scripts/setup.sh --ns3 source    also what scripts/build-ns3.sh needs to build ns-3 3.37
+#                                    from Debian's source: dpkg-source, patch, OpenMPI, python3
 set -euo pipefail
 
 packages=(ns3 libns3-dev libgsl-dev libxml2-dev libsqlite3-dev libtorch-dev libgloo-dev libboost-fiber-dev
           nlohmann-json3-dev libgtest-dev cmake g++ make gnuplot-nox ccache)
+case "${1:-}" in
+"") ;;
+--ns3)
+    case "${2:-}" in
+    package) ;;
+    source) packages+=(dpkg-dev patch bzip2 xz-utils python3 libopenmpi-dev openmpi-bin) ;;
+    *) echo "setup.sh: --ns3 takes package or source" >&2; exit 2 ;;
+    esac ;;
+*) echo "setup.sh: unknown argument '$1' (--ns3 package|source)" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
