@@ -75,6 +75,12 @@ stamp="$prefix/uniference-build-key"
 
 step() { printf '\nbuild-ns3: %s\n' "$*"; }
 
+# ns-3's CMake compiles through ccache where it is installed. Its objects go to a cache of
+# their own beside the build, which outlives a CI run's throw-away cache: a new patch, or
+# the module built in the tree, recompiles only what changed.
+export CCACHE_DIR="$home/ccache"
+mkdir -p "$CCACHE_DIR"
+
 if [ "$(cat "$stamp" 2>/dev/null)" != "$key" ]; then
     for tool in dpkg-source python3 mpicxx apt-get; do
         command -v "$tool" >/dev/null || {
@@ -110,7 +116,6 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$key" ]; then
             patch -d "$tree" -p1 --quiet --forward <"$p"
         done
 
-        # ns-3 compiles through ccache by itself where it is installed.
         step "configuring: ${configure_args[*]}"
         (cd "$tree" && ./ns3 configure "${configure_args[@]}" --prefix="$prefix" -- "${cmake_args[@]}" \
             >"$dir/configure.log" 2>&1) || { tail -40 "$dir/configure.log"; exit 1; }
