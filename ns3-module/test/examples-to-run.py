@@ -11,6 +11,8 @@
 cpp_examples = [
     ("collective-long-links --bytes=65536", "True", "True"),
     ("leo-pass --interval=30s", "True", "True"),
+    ("rdma-fat-tree-all-reduce --bytes=1048576", "True", "True"),
+    ("superpod-all-to-all --servers=2 --bytes=1048576", "True", "True"),
 ]
 
 # The module has no Python examples.
