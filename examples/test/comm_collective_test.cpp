@@ -23,7 +23,7 @@ struct Row {
 };
 
 std::vector<Row> run_example(const std::string& op, int* exit_code) {
-  std::string command = std::string(COMM_COLLECTIVE_BINARY) + " --op=" + op +
+  std::string command = std::string(EXAMPLE_BINARY) + " --op=" + op +
                         " --ranks=4 --bytes=1048576 --reps=2 --rate=1Gbps --delay=50us";
   FILE* pipe = popen(command.c_str(), "r");
   std::string output;

@@ -2,13 +2,13 @@
 // ranges to a satellite on a 550 km circular orbit at the request's elevation (computed here
 // from the triangle Earth centre - station - satellite) plus its serialisation on the 20 Mbit/s
 // uplink, and exactly the requests sent in a handover's outage (every 15 s, 50 ms) are lost.
-#include "tests/cli_support.h"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <sstream>
 #include <string>
+#include <vector>
+
+#include "example_run.h"
 
 namespace {
 
@@ -29,19 +29,17 @@ double slant_range(double elevation_deg) {
 }
 
 TEST(LeoPassExample, OneWayDelaysFollowTheSlantRangeAndHandoversLoseTheirRequests) {
-  const uniference::cli::Result run =
-      uniference::cli::run_command(LEO_PASS_BINARY, "--handoverOutage=50ms --interval=5s");
+  const uniference::examples::ExampleRun run =
+      uniference::examples::run_example(EXAMPLE_BINARY, "--handoverOutage=50ms --interval=5s");
   ASSERT_EQ(run.exit_code, 0) << run.output;
-  std::istringstream lines(run.output);
-  std::string line;
   int delivered = 0;
   int lost = 0;
-  while (std::getline(lines, line)) {
-    if (line.empty() || line[0] == '#' || line.find("sent") != std::string::npos) continue;
-    std::istringstream fields(line);
-    double sent = 0, elevation = 0;
-    std::string delay;
-    fields >> sent >> elevation >> delay;
+  for (const std::vector<std::string>& row : run.rows) {
+    ASSERT_EQ(row.size(), 3u) << run.output;
+    const double sent = std::stod(row[0]);
+    const double elevation = std::stod(row[1]);
+    const std::string& delay = row[2];
+    const std::string line = row[0] + " " + row[1] + " " + row[2];
     const bool in_outage = std::fmod(sent, 15.0) < 0.05 && sent >= 15.0;
     if (delay == "lost") {
       ++lost;

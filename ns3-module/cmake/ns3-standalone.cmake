@@ -139,3 +139,19 @@ function(build_lib)
     endforeach()
   endforeach()
 endfunction()
+
+# ns-3's build_lib_example, out of tree: one program per example, linked as listed (ns-3 adds
+# the module's own library itself; here LIBRARIES_TO_LINK names it) and compiled with the
+# library's assert setting, like the test runner. The program keeps the example's name, so
+# that it runs as build/ns3-module/examples/<name> (in ns-3's tree: ./ns3 run <name>).
+function(build_lib_example)
+  cmake_parse_arguments(BLIB_EXAMPLE "IGNORE_PCH" "NAME" "SOURCE_FILES;HEADER_FILES;LIBRARIES_TO_LINK"
+                        ${ARGN})
+  if(NOT BLIB_EXAMPLE_NAME OR NOT BLIB_EXAMPLE_SOURCE_FILES)
+    message(FATAL_ERROR "build_lib_example: NAME and SOURCE_FILES are required")
+  endif()
+  add_executable(${BLIB_EXAMPLE_NAME} ${BLIB_EXAMPLE_SOURCE_FILES} ${BLIB_EXAMPLE_HEADER_FILES})
+  target_compile_options(${BLIB_EXAMPLE_NAME} PRIVATE -Wall)
+  target_compile_definitions(${BLIB_EXAMPLE_NAME} PRIVATE ${UNIFERENCE_NS3_CHECK_DEFINITIONS})
+  target_link_libraries(${BLIB_EXAMPLE_NAME} PRIVATE ${BLIB_EXAMPLE_LIBRARIES_TO_LINK})
+endfunction()

@@ -6,13 +6,16 @@
 // for a file of several classes with no common base, after the file), and every such component
 // is registered with ns-3 at run time by the linked module, so that NS_LOG=Name reaches it.
 
+#include "module-source.h"
+
+#include "ns3/collective-helper.h"
 #include "ns3/log.h"
 #include "ns3/test.h"
 
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
+#include <iostream>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -30,16 +33,6 @@ struct SourceFile
     std::filesystem::path path;     //!< the .cc file
     std::vector<std::string> names; //!< what its NS_LOG_COMPONENT_DEFINE lines name
 };
-
-/// \return the text of a file, empty if it cannot be read
-std::string
-ReadText(const std::filesystem::path& path)
-{
-    std::ifstream in(path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 /// \return ib-net-device as IbNetDevice: the file name in the module's class-name style
 std::string
@@ -60,15 +53,18 @@ CamelCase(const std::string& stem)
     return name;
 }
 
-/// \return the model and helper .cc files of the module, in path order, with their components
+/**
+ * \param moduleDir the module's folder
+ * \return the model and helper .cc files of the module, in path order, with their components
+ */
 std::vector<SourceFile>
-ModuleSources()
+ModuleSources(const std::filesystem::path& moduleDir)
 {
     const std::regex define("NS_LOG_COMPONENT_DEFINE\\s*\\(\\s*\"([^\"]*)\"\\s*\\)");
     std::vector<SourceFile> sources;
     for (const char* folder : {"model", "helper"})
     {
-        const std::filesystem::path dir = std::filesystem::path(NS_TEST_SOURCEDIR) / ".." / folder;
+        const std::filesystem::path dir = moduleDir / folder;
         if (!std::filesystem::is_directory(dir))
         {
             continue;
@@ -80,7 +76,7 @@ ModuleSources()
                 continue;
             }
             SourceFile source{entry.path(), {}};
-            const std::string text = ReadText(entry.path());
+            const std::string text = ModuleSourceTestCase::ReadText(entry.path());
             for (std::sregex_iterator m(text.begin(), text.end(), define), end; m != end; ++m)
             {
                 source.names.push_back((*m)[1]);
@@ -99,23 +95,24 @@ ModuleSources()
  * Each model and helper file defines exactly one component, named after a class its header
  * declares or after the file, and no two files share a name.
  */
-class LogComponentPerFileTestCase : public TestCase
+class LogComponentPerFileTestCase : public ModuleSourceTestCase
 {
   public:
     LogComponentPerFileTestCase()
-        : TestCase("every model and helper file defines one NS_LOG component, after its class")
+        : ModuleSourceTestCase(
+              "every model and helper file defines one NS_LOG component, after its class")
     {
     }
 
   private:
     void DoRun() override
     {
-        const std::vector<SourceFile> sources = ModuleSources();
+        const std::vector<SourceFile> sources = ModuleSources(ModuleDir());
         // The module has over 40 such files: fewer means the folders were not found, and the
         // checks below would pass on nothing.
         NS_TEST_ASSERT_MSG_GT(sources.size(),
                               40,
-                              "model/ and helper/ not found under " << NS_TEST_SOURCEDIR "/..");
+                              "model/ and helper/ not found in " << ModuleDir());
         std::map<std::string, std::string> fileOf;
         for (const SourceFile& source : sources)
         {
@@ -152,11 +149,11 @@ class LogComponentPerFileTestCase : public TestCase
  * Every component a model or helper file defines is in ns-3's registry at run time, registered
  * from that very file: the module was linked and its components are there to enable.
  */
-class LogComponentRegisteredTestCase : public TestCase
+class LogComponentRegisteredTestCase : public ModuleSourceTestCase
 {
   public:
     LogComponentRegisteredTestCase()
-        : TestCase("every component of a model or helper file is registered with ns-3")
+        : ModuleSourceTestCase("every component of a model or helper file is registered with ns-3")
     {
     }
 
@@ -165,7 +162,7 @@ class LogComponentRegisteredTestCase : public TestCase
     {
         const LogComponent::ComponentList& registered = *LogComponent::GetComponentList();
         uint32_t checked = 0;
-        for (const SourceFile& source : ModuleSources())
+        for (const SourceFile& source : ModuleSources(ModuleDir()))
         {
             const std::string file = source.path.parent_path().filename().string() + "/" +
                                      source.path.filename().string();
@@ -197,9 +194,45 @@ class LogComponentRegisteredTestCase : public TestCase
     }
 };
 
+#ifdef NS3_LOG_ENABLE
 /**
  * \ingroup uniference-tests
- * The module's log components: one per model and helper file, all known to ns-3.
+ * A component of the module, enabled at run time, prints its statements. Only where ns-3 was
+ * built with logging (NS3_LOG_ENABLE, as Debian's package and ns-3's debug builds are): a
+ * release ns-3 compiles every NS_LOG statement out, while the checks above hold in both, since
+ * ns-3 defines and registers components either way.
+ */
+class LogComponentPrintsTestCase : public TestCase
+{
+  public:
+    LogComponentPrintsTestCase()
+        : TestCase("an enabled component of the module prints its statements")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::ostringstream captured;
+        std::streambuf* console = std::clog.rdbuf(captured.rdbuf());
+        LogComponentEnable("CollectiveHelper", LOG_LEVEL_FUNCTION);
+        CollectiveHelper("all_reduce", "ring");
+        LogComponentDisable("CollectiveHelper", LOG_LEVEL_ALL);
+        std::clog.rdbuf(console);
+        const bool printed = captured.str().find("CollectiveHelper") != std::string::npos &&
+                             captured.str().find("all_reduce") != std::string::npos;
+        NS_TEST_EXPECT_MSG_EQ(printed,
+                              true,
+                              "CollectiveHelper at level function printed \"" << captured.str()
+                                                                              << "\"");
+    }
+};
+#endif
+
+/**
+ * \ingroup uniference-tests
+ * The module's log components: one per model and helper file, all known to ns-3, and, where
+ * ns-3 has logging, printing when enabled.
  */
 class LogComponentTestSuite : public TestSuite
 {
@@ -209,6 +242,9 @@ class LogComponentTestSuite : public TestSuite
     {
         AddTestCase(new LogComponentPerFileTestCase, TestCase::QUICK);
         AddTestCase(new LogComponentRegisteredTestCase, TestCase::QUICK);
+#ifdef NS3_LOG_ENABLE
+        AddTestCase(new LogComponentPrintsTestCase, TestCase::QUICK);
+#endif
     }
 };
 
