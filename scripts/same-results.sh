@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every shipped scenario, run by two builds of the project (by default build/, on Debian's
 # packaged ns-3, and build-ns3src/, on the ns-3 scripts/build-ns3.sh built from source with
-# its patches): their results.json must be byte for byte the same. The traces are compared
-# too and reported, not required (they hold no wall-clock figure either, so they should be).
+# its patches): their results.json and trace.json must be byte for byte the same (neither
+# holds a wall-clock figure; a scenario that turns its trace off is compared by results).
 #
 #   scripts/same-results.sh [BUILD_A BUILD_B]
 set -euo pipefail
@@ -34,8 +34,15 @@ for scenario in scenarios/*.json; do
         diff <(python3 -m json.tool "$out/$name/$(basename "$a")/results.json") \
              <(python3 -m json.tool "$out/$name/$(basename "$b")/results.json") | head -10
     fi
-    trace="same trace"
-    cmp -s "$out/$name/$(basename "$a")/trace.json" "$out/$name/$(basename "$b")/trace.json" || trace="trace differs"
+    trace_a="$out/$name/$(basename "$a")/trace.json" trace_b="$out/$name/$(basename "$b")/trace.json"
+    if [ ! -e "$trace_a" ] && [ ! -e "$trace_b" ]; then
+        trace="no trace (the scenario writes none)"
+    elif cmp -s "$trace_a" "$trace_b"; then
+        trace="same trace"
+    else
+        trace="TRACE DIFFERS"
+        differ=1
+    fi
     printf '  %-18s %s, %s\n' "$name" "$results" "$trace"
 done
 exit $differ
