@@ -31,7 +31,9 @@ instructions() {  # total instructions of one star-scale run under callgrind
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "== the builds"
-for b in "${builds[@]}"; do printf '%-14s ' "$b"; "$b/apps/uniference" --version | head -1; done
+for b in "${builds[@]}"; do
+    printf '%-14s %s\n' "$b" "$("$b/apps/uniference" --version | sed -n 's/^ *\(library\|logging\|MPI\): *//p' | paste -sd ';' | sed 's/;/; /g')"
+done
 
 echo
 echo "== switched star, $ranks ranks, one 64-byte TCP message in flight"
