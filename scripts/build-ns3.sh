@@ -124,7 +124,10 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$key" ]; then
 
     step "building with $jobs jobs (about half an hour on 2 cores; log: $dir/build.log)"
     # cmake --build rather than ./ns3 build, whose -j does not reach ninja in 3.37.
-    (cd "$tree" && cmake --build cmake-cache -j "$jobs" >"$dir/build.log" 2>&1) || { tail -40 "$dir/build.log"; exit 1; }
+    # Progress: every 50th of ninja's [step/total] lines, with the time.
+    (cd "$tree" && cmake --build cmake-cache -j "$jobs" 2>&1) | tee "$dir/build.log" |
+        awk '/^\[[0-9]+\/[0-9]+\]/ && ++n % 50 == 0 { cmd = "date +%H:%M:%S"; cmd | getline t; close(cmd); print "  " t " " $1; fflush() }' ||
+        { tail -40 "$dir/build.log"; exit 1; }
     (cd "$tree" && cmake --install cmake-cache >"$dir/install.log" 2>&1) || { tail -20 "$dir/install.log"; exit 1; }
     echo "$key" >"$stamp"
     step "built and installed in $(( $(date +%s) - start )) s"
