@@ -39,6 +39,7 @@ struct NetworkSetup {
   std::string preset;  // the network preset the scenario named, or empty
   std::string topology;
   std::string transport;  // "tcp" or "rdma": the topology's default where none was written
+  std::string level;      // "packet" or "flow"
   uint64_t link_rate_bps = 0;
   int64_t link_delay_ns = 0;
   // The rate and delay as the scenario wrote them, for the summary ("1Gbps", "50us").

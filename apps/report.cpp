@@ -103,6 +103,7 @@ void add_network_setup(const NetworkSetup& network, json& setup) {
   setup["link_rate_bps"] = network.link_rate_bps;
   setup["link_delay_ns"] = network.link_delay_ns;
   setup["transport"] = network.transport;
+  setup["level"] = network.level;
   if (network.transport == "rdma") {
     setup["ib_mtu"] = network.ib_mtu;
     setup["congestion_control"] = network.congestion_control;

@@ -70,6 +70,7 @@ NetworkSetup network_setup(const NetworkSpec& spec, const NetworkConfig& config)
   setup.preset = spec.preset;
   setup.topology = config.topology;
   setup.transport = config.transport;
+  setup.level = config.level;
   setup.link_rate_bps = config.link_rate.GetBitRate();
   setup.link_delay_ns = config.link_delay.GetNanoSeconds();
   setup.link_rate_text = spec.link.rate_text;

@@ -122,6 +122,7 @@ struct TransportSpec {
   bool kind_given = false;             // kind written; else the topology's first transport
   std::vector<std::string> tcp_keys;   // pointers of the TCP keys written, refused for rdma
   std::string congestion_control;      // rdma: a name of the bridge's registry; empty: unset
+  std::string level = "packet";        // "packet" or "flow"
 };
 
 // /network/switch: the switches of an InfiniBand-like fabric (link model ib).

@@ -2,6 +2,7 @@
 
 #include "apps/json_checker.h"
 #include "apps/registered.h"
+#include "bridge/flow_level.h"
 #include "bridge/collective_ops.h"
 #include "bridge/network_registry.h"
 #include "bridge/wan_models.h"
@@ -221,6 +222,7 @@ NetworkConfig checked_network(const Scenario& scenario, uint32_t ranks) {
           : registered(link_models(), spec.link.model, source, "/network/link/model").name;
   std::string problem = check_network_combination(net);
   if (!problem.empty()) throw ScenarioError(source, "/network/topology", problem);
+  net.level = spec.transport.level;
   net.link_rate = ns3::DataRate(spec.link.rate_bps);
   net.link_delay = ns3::NanoSeconds(spec.link.delay_ns);
   if (spec.link.shaper) {
@@ -258,6 +260,8 @@ NetworkConfig checked_network(const Scenario& scenario, uint32_t ranks) {
   net.segment_size = spec.transport.segment_size;
   net.snd_buf = spec.transport.snd_buf;
   net.rcv_buf = spec.transport.rcv_buf;
+  const FlowLevelProblem flow = flow_level_problem(net);
+  if (!flow.reason.empty()) throw ScenarioError(source, flow.pointer, flow.reason);
 
   for (const Ns3Default& entry : spec.ns3_defaults) {
     const std::string pointer = child("/network/ns3_defaults", entry.name);
@@ -323,6 +327,14 @@ NetworkConfig checked_network(const Scenario& scenario, uint32_t ranks) {
 // pcap and FlowMonitor read ns3::Packets and IP headers; the RDMA fabric's packets are
 // neither, so asking for them there would silently write nothing.
 void check_outputs(const Scenario& scenario, const NetworkConfig& net) {
+  if (net.level == "flow") {
+    const std::string why = "; this scenario's /network/transport/level is 'flow', which has no "
+                            "packets (the trace's link counters show the flows' load)";
+    if (scenario.outputs.pcap) throw ScenarioError(scenario.source, "/outputs/pcap", "needs packets" + why);
+    if (scenario.outputs.flow_monitor) {
+      throw ScenarioError(scenario.source, "/outputs/flow_monitor", "needs packets" + why);
+    }
+  }
   if (net.transport == "tcp") return;
   const auto refuse = [&](bool asked, const std::string& pointer, const std::string& what) {
     if (!asked) return;

@@ -134,6 +134,9 @@ TransportSpec read_transport(const Checker& check, const json& value, const std:
   if (const json* v = Checker::find(value, "congestion_control")) {
     transport.congestion_control = check.string(*v, child(pointer, "congestion_control"));
   }
+  if (const json* v = Checker::find(value, "level")) {
+    transport.level = check.choice(*v, child(pointer, "level"), {"packet", "flow"});
+  }
   if (const json* v = Checker::find(value, "tcp_variant")) {
     transport.tcp_variant = check.string(*v, child(pointer, "tcp_variant"));
   }

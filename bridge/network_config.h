@@ -75,6 +75,9 @@ struct WanConfig {
 struct NetworkConfig {
   std::string topology = "star";
   std::string transport = "tcp";
+  // "packet": every packet through the devices and switches; "flow": every message a flow
+  // sharing the same links max-min fairly (ns3::FlowNetwork; bridge/flow_level.h).
+  std::string level = "packet";
   std::string link_model;  // empty: the topology's first link model
   ns3::DataRate link_rate = ns3::DataRate(1'000'000'000);
   ns3::Time link_delay = ns3::MicroSeconds(50);

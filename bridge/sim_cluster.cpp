@@ -1,5 +1,6 @@
 #include "bridge/sim_cluster.h"
 
+#include "bridge/flow_level.h"
 #include "bridge/handling_delay.h"
 #include "bridge/network_registry.h"
 #include "bridge/node_names.h"
@@ -41,6 +42,8 @@ std::vector<ns3::Ptr<ns3::MessageTransport>> build_topology(const NetworkConfig&
                                                             uint64_t seed) {
   std::string problem = check_network_combination(network);
   if (!problem.empty()) throw std::invalid_argument(problem);
+  const FlowLevelProblem flow = flow_level_problem(network);
+  if (!flow.reason.empty()) throw std::invalid_argument(flow.pointer + ": " + flow.reason);
   for (const auto& [name, value] : network.ns3_defaults) {
     // Checked first: ns-3's own Config::SetDefault aborts the process on a bad name.
     problem = ns3::CheckAttributeDefault(name, value);
@@ -54,6 +57,7 @@ std::vector<ns3::Ptr<ns3::MessageTransport>> build_topology(const NetworkConfig&
   problem = topology_shape(network, ranks).problem;
   if (!problem.empty()) throw std::invalid_argument(problem);
   std::vector<ns3::Ptr<ns3::MessageTransport>> transports = topology.build(network, ranks);
+  if (network.level == "flow") transports = install_flow_level(transports).transports;
   for (uint32_t r = 0; r < ranks; ++r) name_node(transports[r]->GetNode(), "rank" + std::to_string(r));
   return transports;
 }

@@ -138,6 +138,15 @@ std::vector<ScenarioKey> network_keys() {
                   "`wifi`; `rdma`: `ib`). The TCP keys below (`tcp_variant`, `segment_size`, "
                   "`snd_buf`, `rcv_buf`) are refused with `rdma`, `congestion_control` with `tcp`.")
           .defaults_to("the topology's first"),
+      ScenarioKey("/network/transport/level", "`\"packet\"` or `\"flow\"`",
+                  "How the network is simulated. `packet`: every packet through the devices, "
+                  "queues and switches. `flow`: every message is a flow on the same path through "
+                  "the same topology, sharing each link max-min fairly with the flows on it, with "
+                  "the transport's per-packet headers, handshakes and acknowledgements by the "
+                  "rules of [the flow level](network.md#the-flow-level); far faster, and refused "
+                  "where it cannot represent the network (wireless cells, wide-area links, "
+                  "adaptive routing, pcap, FlowMonitor).",
+                  R"({"enum": ["packet", "flow"], "default": "packet"})"),
       ScenarioKey("/network/transport/tcp_variant", "a [TCP variant](#tcp-variants)",
                   "Congestion control.", R"({"default": "cubic"})"),
       ScenarioKey(

@@ -447,6 +447,24 @@ IbNetDevice::GetIbChannel() const
     return m_channel;
 }
 
+Ptr<IbNetDevice>
+IbNetDevice::GetPeer() const
+{
+    return m_peer;
+}
+
+IbPortOwner*
+IbNetDevice::GetOwner() const
+{
+    return m_owner;
+}
+
+bool
+IbNetDevice::IsCutThrough() const
+{
+    return m_cutThrough;
+}
+
 // NetDevice bookkeeping. The port carries fabric packets only; no IP stack runs over it.
 
 void

@@ -230,12 +230,33 @@ IbSwitch::ChooseOutput(const IbPacket& packet)
         }
         return candidates[pick];
     }
+    return SelectEcmpPort(packet.flowHash, packet.dst);
+}
+
+uint32_t
+IbSwitch::SelectEcmpPort(uint32_t flowHash, uint32_t dst) const
+{
+    NS_ABORT_MSG_IF(dst >= m_routes.size() || m_routes[dst].empty(),
+                    "IbSwitch on node " << m_ports[0]->GetNode()->GetId()
+                                        << ": no route to endpoint " << dst);
+    const std::vector<uint32_t>& candidates = m_routes[dst];
     // A multiplicative mix of the flow hash and this switch's seed: switches in one tier
     // must not all pick the same index, or ECMP would polarise onto a few paths.
-    uint32_t h = (packet.flowHash ^ m_hashSeed) * 0x9E3779B1u;
+    uint32_t h = (flowHash ^ m_hashSeed) * 0x9E3779B1u;
     h ^= h >> 16;
-    std::size_t pick = h % candidates.size();
-    return candidates[pick];
+    return candidates[h % candidates.size()];
+}
+
+IbSwitch::Routing
+IbSwitch::GetRouting() const
+{
+    return m_routing;
+}
+
+Time
+IbSwitch::GetForwardingLatency() const
+{
+    return m_latency;
 }
 
 void

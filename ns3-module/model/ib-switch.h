@@ -95,6 +95,18 @@ class IbSwitch : public Object, public IbPortOwner
     /// \param dst an endpoint id \return the output ports packets for it may take
     const std::vector<uint32_t>& GetRoute(uint32_t dst) const;
 
+    /**
+     * \brief The port ECMP routing sends a flow by.
+     * \param flowHash the flow's hash (RdmaMessageTransport::FlowHash)
+     * \param dst its destination endpoint id
+     * \return the output port
+     */
+    uint32_t SelectEcmpPort(uint32_t flowHash, uint32_t dst) const;
+    /// \return how a switch picks among equal-cost ports
+    Routing GetRouting() const;
+    /// \return the forwarding latency
+    Time GetForwardingLatency() const;
+
     /// \return the number of ports
     uint32_t GetNPorts() const;
     /// \param i a port index \return the port

@@ -21,24 +21,6 @@ NS_LOG_COMPONENT_DEFINE("RdmaMessageTransport");
 
 NS_OBJECT_ENSURE_REGISTERED(RdmaMessageTransport);
 
-namespace
-{
-
-/// A queue pair's flow hash: fixed per (source, destination), well mixed.
-uint32_t
-FlowHash(uint32_t src, uint32_t dst)
-{
-    uint64_t x = (static_cast<uint64_t>(src) << 32) | dst;
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return static_cast<uint32_t>(x);
-}
-
-} // namespace
-
 TypeId
 RdmaMessageTransport::GetTypeId()
 {
@@ -131,6 +113,25 @@ RdmaMessageTransport::SetRoute(uint32_t dst, uint32_t port)
     NS_ABORT_MSG_UNLESS(port < m_ports.size(),
                         "RdmaMessageTransport " << GetEndpointId() << ": no port " << port);
     m_routes[dst] = port;
+}
+
+// A queue pair's flow hash: well mixed, so that ECMP spreads neighbouring ids.
+uint32_t
+RdmaMessageTransport::FlowHash(uint32_t src, uint32_t dst)
+{
+    uint64_t x = (static_cast<uint64_t>(src) << 32) | dst;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return static_cast<uint32_t>(x);
+}
+
+Ptr<IbNetDevice>
+RdmaMessageTransport::GetPort(uint32_t i) const
+{
+    return m_ports.at(i).device;
 }
 
 uint32_t

@@ -80,6 +80,17 @@ class RdmaMessageTransport : public MessageTransport, public IbPortOwner
 
     /// \return the number of ports
     uint32_t GetNPorts() const;
+    /// \param i a port index \return the port
+    Ptr<IbNetDevice> GetPort(uint32_t i) const;
+    /// \param dst a peer \return the index of the port traffic for it leaves by
+    uint32_t RouteTo(uint32_t dst) const;
+    /**
+     * \brief The hash ECMP switches spread a queue pair by: fixed per (source, destination).
+     * \param src the sender's endpoint id
+     * \param dst the receiver's endpoint id
+     * \return the hash
+     */
+    static uint32_t FlowHash(uint32_t src, uint32_t dst);
     /// \return payload bytes put on the wire so far
     uint64_t GetInjectedBytes() const;
     /// \return payload bytes of messages delivered to listeners so far
@@ -164,8 +175,6 @@ class RdmaMessageTransport : public MessageTransport, public IbPortOwner
 
     /// \param dst a peer \return its queue pair, created on first use
     SendQp& GetSendQp(uint32_t dst);
-    /// \param dst a peer \return the port that leads to it
-    uint32_t RouteTo(uint32_t dst) const;
     /// Offer the idle port its next packet.
     void Serve(uint32_t port);
     /// Queue an acknowledgement or CNP for a peer.

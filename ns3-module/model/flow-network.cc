@@ -1,0 +1,503 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "flow-network.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <queue>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FlowNetwork");
+
+NS_OBJECT_ENSURE_REGISTERED(FlowNetwork);
+
+namespace
+{
+
+/// Bytes a stream may fall short of a mark by and still pass it: the rounding of a mark's
+/// time up to the next nanosecond leaves it a hair past, floating point a hair short.
+constexpr double CARRIED_SLACK = 1e-3;
+
+/// Runs a callback (as an event).
+void
+Run(Callback<void> cb)
+{
+    cb();
+}
+
+} // namespace
+
+TypeId
+FlowNetwork::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::FlowNetwork")
+            .SetParent<Object>()
+            .SetGroupName("Uniference")
+            .AddConstructor<FlowNetwork>()
+            .AddTraceSource("LinkLoad",
+                            "A link's load changed: the fraction of its line rate its streams "
+                            "used from start to end (link, start, end, load).",
+                            MakeTraceSourceAccessor(&FlowNetwork::m_linkLoadTrace),
+                            "ns3::FlowNetwork::LinkLoadTracedCallback");
+    return tid;
+}
+
+FlowNetwork::FlowNetwork()
+    : m_reallocationPending(false),
+      m_reallocations(0),
+      m_epoch(0)
+{
+}
+
+FlowNetwork::~FlowNetwork() = default;
+
+void
+FlowNetwork::DoDispose()
+{
+    for (Stream& s : m_streams)
+    {
+        s.next.Cancel();
+        s.marks.clear();
+    }
+    for (Link& l : m_links)
+    {
+        l.device = nullptr;
+    }
+    Object::DoDispose();
+}
+
+uint32_t
+FlowNetwork::AddLink(DataRate rate, Ptr<NetDevice> transmitter)
+{
+    NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "FlowNetwork: a link needs a positive rate");
+    Link link;
+    link.capacity = static_cast<double>(rate.GetBitRate()) / 8.0;
+    link.device = transmitter;
+    m_links.push_back(std::move(link));
+    m_linkEpoch.push_back(0);
+    m_remaining.push_back(0);
+    m_unfixed.push_back(0);
+    m_version.push_back(0);
+    return static_cast<uint32_t>(m_links.size() - 1);
+}
+
+uint32_t
+FlowNetwork::GetNLinks() const
+{
+    return static_cast<uint32_t>(m_links.size());
+}
+
+DataRate
+FlowNetwork::GetLinkRate(uint32_t link) const
+{
+    return DataRate(static_cast<uint64_t>(std::llround(m_links.at(link).capacity * 8.0)));
+}
+
+Ptr<NetDevice>
+FlowNetwork::GetLinkDevice(uint32_t link) const
+{
+    return m_links.at(link).device;
+}
+
+uint64_t
+FlowNetwork::GetLinkBytes(uint32_t link) const
+{
+    // Active streams have carried more than the last update counted.
+    double bytes = m_links.at(link).bytes;
+    const Time now = Simulator::Now();
+    for (uint32_t id : m_links[link].streams)
+    {
+        const Stream& s = m_streams[id];
+        bytes += s.rate * (now - s.since).GetSeconds();
+    }
+    return static_cast<uint64_t>(std::llround(bytes));
+}
+
+uint32_t
+FlowNetwork::AddStream(const std::vector<uint32_t>& path)
+{
+    NS_ABORT_MSG_IF(path.empty(), "FlowNetwork: a stream needs at least one link");
+    for (uint32_t l : path)
+    {
+        NS_ABORT_MSG_IF(l >= m_links.size(), "FlowNetwork: no link " << l);
+    }
+    Stream s;
+    s.path = path;
+    s.slot.assign(path.size(), 0);
+    m_streams.push_back(std::move(s));
+    m_streamEpoch.push_back(0);
+    return static_cast<uint32_t>(m_streams.size() - 1);
+}
+
+const std::vector<uint32_t>&
+FlowNetwork::GetPath(uint32_t stream) const
+{
+    return m_streams.at(stream).path;
+}
+
+double
+FlowNetwork::GetRate(uint32_t stream) const
+{
+    return m_streams.at(stream).rate;
+}
+
+double
+FlowNetwork::GetCarried(uint32_t stream) const
+{
+    const Stream& s = m_streams.at(stream);
+    return s.carried + s.rate * (Simulator::Now() - s.since).GetSeconds();
+}
+
+uint64_t
+FlowNetwork::GetReallocations() const
+{
+    return m_reallocations;
+}
+
+void
+FlowNetwork::Advance(Stream& s)
+{
+    const Time now = Simulator::Now();
+    if (s.active && now > s.since)
+    {
+        const double delta = s.rate * (now - s.since).GetSeconds();
+        s.carried += delta;
+        for (uint32_t l : s.path)
+        {
+            m_links[l].bytes += delta;
+        }
+    }
+    s.since = now;
+}
+
+uint64_t
+FlowNetwork::Push(uint32_t stream, uint64_t bytes)
+{
+    Stream& s = m_streams.at(stream);
+    Advance(s);
+    s.pushed += bytes;
+    if (!s.active && static_cast<double>(s.pushed) > s.carried + CARRIED_SLACK)
+    {
+        Activate(stream);
+        RequestReallocation(stream);
+    }
+    else if (s.active)
+    {
+        ScheduleNext(stream); // its end moved
+    }
+    return s.pushed;
+}
+
+void
+FlowNetwork::When(uint32_t stream, uint64_t offset, Callback<void> cb)
+{
+    Stream& s = m_streams.at(stream);
+    Advance(s);
+    if (static_cast<double>(offset) <= s.carried + CARRIED_SLACK)
+    {
+        Simulator::ScheduleNow(&Run, cb);
+        return;
+    }
+    NS_ABORT_MSG_IF(offset > s.pushed,
+                    "FlowNetwork: a mark beyond the bytes pushed would never be reached");
+    auto at = s.marks.end();
+    while (at != s.marks.begin() && std::prev(at)->offset > offset)
+    {
+        --at;
+    }
+    const bool first = at == s.marks.begin();
+    s.marks.insert(at, Mark{offset, cb});
+    if (first && s.active)
+    {
+        ScheduleNext(stream);
+    }
+}
+
+void
+FlowNetwork::SetCap(uint32_t stream, double bytesPerSecond)
+{
+    Stream& s = m_streams.at(stream);
+    if (s.cap == bytesPerSecond)
+    {
+        return;
+    }
+    s.cap = bytesPerSecond;
+    if (s.active)
+    {
+        RequestReallocation(stream);
+    }
+}
+
+void
+FlowNetwork::Activate(uint32_t id)
+{
+    Stream& s = m_streams[id];
+    for (std::size_t i = 0; i < s.path.size(); ++i)
+    {
+        std::vector<uint32_t>& on = m_links[s.path[i]].streams;
+        s.slot[i] = static_cast<uint32_t>(on.size());
+        on.push_back(id);
+    }
+    s.active = true;
+    s.since = Simulator::Now();
+}
+
+void
+FlowNetwork::Deactivate(uint32_t id)
+{
+    Stream& s = m_streams[id];
+    for (std::size_t i = 0; i < s.path.size(); ++i)
+    {
+        std::vector<uint32_t>& on = m_links[s.path[i]].streams;
+        const uint32_t last = on.back();
+        const uint32_t slot = s.slot[i];
+        on[slot] = last;
+        on.pop_back();
+        if (last != id)
+        {
+            // The moved stream's slot on this link follows it.
+            Stream& moved = m_streams[last];
+            for (std::size_t j = 0; j < moved.path.size(); ++j)
+            {
+                if (moved.path[j] == s.path[i])
+                {
+                    moved.slot[j] = slot;
+                    break;
+                }
+            }
+        }
+    }
+    s.active = false;
+    s.rate = 0;
+    s.next.Cancel();
+    RequestReallocation(id);
+}
+
+void
+FlowNetwork::RequestReallocation(uint32_t id)
+{
+    m_changed.push_back(id);
+    if (!m_reallocationPending)
+    {
+        m_reallocationPending = true;
+        Simulator::ScheduleNow(&FlowNetwork::Reallocate, this);
+    }
+}
+
+void
+FlowNetwork::Reallocate()
+{
+    m_reallocationPending = false;
+    ++m_reallocations;
+    const uint32_t epoch = ++m_epoch;
+
+    // The component: links and active streams reachable from the changed streams' links.
+    std::vector<uint32_t> links;
+    std::vector<uint32_t> streams;
+    std::vector<uint32_t> stack;
+    auto visitLink = [&](uint32_t l) {
+        if (m_linkEpoch[l] != epoch)
+        {
+            m_linkEpoch[l] = epoch;
+            stack.push_back(l);
+        }
+    };
+    for (uint32_t id : m_changed)
+    {
+        for (uint32_t l : m_streams[id].path)
+        {
+            visitLink(l);
+        }
+    }
+    m_changed.clear();
+    while (!stack.empty())
+    {
+        const uint32_t l = stack.back();
+        stack.pop_back();
+        links.push_back(l);
+        for (uint32_t id : m_links[l].streams)
+        {
+            if (m_streamEpoch[id] != epoch)
+            {
+                m_streamEpoch[id] = epoch;
+                streams.push_back(id);
+                for (uint32_t m : m_streams[id].path)
+                {
+                    visitLink(m);
+                }
+            }
+        }
+    }
+    NS_LOG_LOGIC("reallocating " << streams.size() << " streams on " << links.size() << " links");
+
+    // Progressive filling. A heap entry is a link's equal share (or a capped stream's cap);
+    // a link's entry is stale once its version moved on.
+    struct Entry
+    {
+        double share;
+        uint32_t id;
+        uint32_t version; // links: the version it was pushed at; UINT32_MAX: a stream's cap
+        bool operator>(const Entry& o) const
+        {
+            return share > o.share || (share == o.share && id > o.id);
+        }
+    };
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
+    for (uint32_t l : links)
+    {
+        m_remaining[l] = m_links[l].capacity;
+        m_unfixed[l] = static_cast<uint32_t>(m_links[l].streams.size());
+        m_version[l] = 0;
+        if (m_unfixed[l] > 0)
+        {
+            heap.push({m_remaining[l] / m_unfixed[l], l, 0});
+        }
+    }
+    // A stream is unfixed while its epoch is this one; fixing it moves its epoch back by one.
+    for (uint32_t id : streams)
+    {
+        Advance(m_streams[id]);
+        if (m_streams[id].cap > 0)
+        {
+            heap.push({m_streams[id].cap, id, UINT32_MAX});
+        }
+    }
+    auto fix = [&](uint32_t id, double rate) {
+        Stream& s = m_streams[id];
+        m_streamEpoch[id] = epoch - 1;
+        s.rate = rate;
+        for (uint32_t m : s.path)
+        {
+            m_remaining[m] = std::max(0.0, m_remaining[m] - rate);
+            if (--m_unfixed[m] > 0)
+            {
+                heap.push({m_remaining[m] / m_unfixed[m], m, ++m_version[m]});
+            }
+        }
+    };
+    while (!heap.empty())
+    {
+        const Entry top = heap.top();
+        heap.pop();
+        if (top.version == UINT32_MAX)
+        {
+            if (m_streamEpoch[top.id] == epoch)
+            {
+                fix(top.id, top.share);
+            }
+            continue;
+        }
+        const uint32_t l = top.id;
+        if (top.version != m_version[l] || m_unfixed[l] == 0)
+        {
+            continue;
+        }
+        const double share = m_remaining[l] / m_unfixed[l];
+        // Copy: fixing does not change this link's list, but keep the loop plain.
+        for (uint32_t id : m_links[l].streams)
+        {
+            if (m_streamEpoch[id] == epoch)
+            {
+                fix(id, share);
+            }
+        }
+    }
+
+    const Time now = Simulator::Now();
+    for (uint32_t l : links)
+    {
+        Link& link = m_links[l];
+        const double load = link.streams.empty() ? 0.0 : link.capacity - m_remaining[l];
+        if (std::abs(load - link.load) > 1e-9 * link.capacity)
+        {
+            if (link.load > 0 && now > link.loadSince)
+            {
+                m_linkLoadTrace(l, link.loadSince, now, std::min(1.0, link.load / link.capacity));
+            }
+            link.load = load;
+            link.loadSince = now;
+        }
+    }
+    for (uint32_t id : streams)
+    {
+        ScheduleNext(id);
+    }
+}
+
+void
+FlowNetwork::ScheduleNext(uint32_t id)
+{
+    Stream& s = m_streams[id];
+    s.next.Cancel();
+    if (!s.active || s.rate <= 0)
+    {
+        return;
+    }
+    Advance(s);
+    double target = static_cast<double>(s.pushed);
+    if (!s.marks.empty())
+    {
+        target = std::min(target, static_cast<double>(s.marks.front().offset));
+    }
+    const double seconds = std::max(0.0, (target - s.carried) / s.rate);
+    // Up to the next nanosecond, so that the stream has passed the target when it fires.
+    const auto ns = static_cast<int64_t>(std::ceil(seconds * 1e9 - 1e-6));
+    s.next = Simulator::Schedule(NanoSeconds(std::max<int64_t>(ns, 0)),
+                                 &FlowNetwork::MarkReached,
+                                 this,
+                                 id);
+}
+
+void
+FlowNetwork::MarkReached(uint32_t id)
+{
+    Stream& s = m_streams[id];
+    const double before = s.carried;
+    Advance(s);
+    double target = static_cast<double>(s.pushed);
+    if (!s.marks.empty())
+    {
+        target = std::min(target, static_cast<double>(s.marks.front().offset));
+    }
+    // The event was set for the target: whatever rounding left it short of it is carried.
+    if (s.carried < target)
+    {
+        for (uint32_t l : s.path)
+        {
+            m_links[l].bytes += target - s.carried;
+        }
+        s.carried = target;
+    }
+    s.carried = std::min(s.carried, static_cast<double>(s.pushed));
+    NS_LOG_LOGIC("stream " << id << " carried " << before << " -> " << s.carried);
+    std::vector<Callback<void>> due;
+    while (!s.marks.empty() &&
+           static_cast<double>(s.marks.front().offset) <= s.carried + CARRIED_SLACK)
+    {
+        due.push_back(s.marks.front().cb);
+        s.marks.pop_front();
+    }
+    if (s.carried + CARRIED_SLACK >= static_cast<double>(s.pushed))
+    {
+        s.carried = static_cast<double>(s.pushed);
+        Deactivate(id);
+    }
+    else
+    {
+        ScheduleNext(id);
+    }
+    for (Callback<void>& cb : due)
+    {
+        cb();
+    }
+}
+
+} // namespace ns3

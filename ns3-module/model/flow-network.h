@@ -1,0 +1,195 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef FLOW_NETWORK_H
+#define FLOW_NETWORK_H
+
+#include "ns3/callback.h"
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup uniference
+ *
+ * \brief Links shared max-min fairly by byte streams: the flow level's network.
+ *
+ * A link is one direction of a cable, with its line rate. A stream carries bytes in order
+ * along a path of links (one stream per ordered pair of endpoints, as a TCP connection or an
+ * RDMA queue pair is); while it has bytes to carry it is active and gets a rate. The rates are
+ * the max-min fair allocation (progressive filling: the link whose capacity, shared equally
+ * by its unfixed streams, is the smallest fixes those streams at that share; repeat), with a
+ * stream's own cap (a TCP window in slow start) acting as a link of its own.
+ *
+ * Rates are recomputed only when a stream starts, ends or changes its cap, once per instant
+ * however many do, and only for the streams connected to the changed ones through shared
+ * links (the rest keep their rates, which the change cannot move). Between changes every
+ * stream advances at its rate; a callback registered for an offset (When) runs, as an ns-3
+ * event, at the instant the stream has carried that many bytes.
+ *
+ * Bytes here are wire bytes: the transport above adds its headers before pushing them.
+ */
+class FlowNetwork : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    FlowNetwork();
+    ~FlowNetwork() override;
+
+    /**
+     * TracedCallback signature for a link's load between two rate changes.
+     * \param [in] link the link
+     * \param [in] start when the load began
+     * \param [in] end when it changed
+     * \param [in] load the fraction of the line rate in use, 0 to 1
+     */
+    typedef void (*LinkLoadTracedCallback)(uint32_t link, Time start, Time end, double load);
+
+    /**
+     * \brief Add one direction of a cable.
+     * \param rate its line rate
+     * \param transmitter the device that sends on it (for reports); may be null
+     * \return the link's id
+     */
+    uint32_t AddLink(DataRate rate, Ptr<NetDevice> transmitter);
+    /// \return the number of links
+    uint32_t GetNLinks() const;
+    /// \param link a link id \return its line rate
+    DataRate GetLinkRate(uint32_t link) const;
+    /// \param link a link id \return the device that sends on it, or null
+    Ptr<NetDevice> GetLinkDevice(uint32_t link) const;
+    /// \param link a link id \return the bytes carried over it so far
+    uint64_t GetLinkBytes(uint32_t link) const;
+
+    /**
+     * \brief Open a stream.
+     * \param path the links it crosses, in order; at least one
+     * \return the stream's id
+     */
+    uint32_t AddStream(const std::vector<uint32_t>& path);
+    /// \param stream a stream id \return its links
+    const std::vector<uint32_t>& GetPath(uint32_t stream) const;
+
+    /**
+     * \brief Give a stream more bytes to carry, after those it has.
+     * \param stream a stream id
+     * \param bytes wire bytes
+     * \return the offset of the last of them: the bytes pushed to the stream so far
+     */
+    uint64_t Push(uint32_t stream, uint64_t bytes);
+
+    /**
+     * \brief Run a callback once a stream has carried a number of bytes (at once if it has).
+     *
+     * Callbacks of one stream run in the order of their offsets, those of one offset in the
+     * order they were registered.
+     *
+     * \param stream a stream id
+     * \param offset bytes from the stream's start
+     * \param cb the callback
+     */
+    void When(uint32_t stream, uint64_t offset, Callback<void> cb);
+
+    /**
+     * \brief Limit a stream's rate (beyond its fair share).
+     * \param stream a stream id
+     * \param bytesPerSecond the limit; 0 lifts it
+     */
+    void SetCap(uint32_t stream, double bytesPerSecond);
+
+    /// \param stream a stream id \return its rate now, bytes per second (0 when idle)
+    double GetRate(uint32_t stream) const;
+    /// \param stream a stream id \return the bytes it has carried by now
+    double GetCarried(uint32_t stream) const;
+
+    /// \return the number of times rates were recomputed
+    uint64_t GetReallocations() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// A callback waiting for a stream's offset.
+    struct Mark
+    {
+        uint64_t offset;    //!< Bytes from the stream's start
+        Callback<void> cb;  //!< What to run
+    };
+
+    /// A stream of bytes along a path.
+    struct Stream
+    {
+        std::vector<uint32_t> path;    //!< Links crossed
+        std::vector<uint32_t> slot;    //!< Per link of the path, its index in the link's list
+        uint64_t pushed{0};            //!< Bytes given to carry
+        double carried{0};             //!< Bytes carried by `since`
+        Time since;                    //!< When `carried` was last brought up to date
+        double rate{0};                //!< Bytes per second
+        double cap{0};                 //!< Own limit; 0: none
+        bool active{false};            //!< Whether it has a rate (bytes left)
+        std::deque<Mark> marks;        //!< Waiting callbacks, by offset
+        EventId next;                  //!< The next mark's event
+    };
+
+    /// One direction of a cable.
+    struct Link
+    {
+        double capacity;                //!< Bytes per second
+        Ptr<NetDevice> device;          //!< Its transmitter, or null
+        std::vector<uint32_t> streams;  //!< Active streams crossing it
+        double load{0};                 //!< Sum of their rates, bytes per second
+        Time loadSince;                 //!< When `load` took its value
+        double bytes{0};                //!< Bytes carried, up to the last update
+    };
+
+    /// Bring a stream's carried bytes to now.
+    void Advance(Stream& s);
+    /// Put an idle stream with bytes to carry on its links.
+    void Activate(uint32_t id);
+    /// Take a stream without bytes left off its links.
+    void Deactivate(uint32_t id);
+    /// Recompute rates at this instant (once, however many changes asked for it).
+    void RequestReallocation(uint32_t id);
+    /// The max-min fair rates of the streams connected to the changed ones.
+    void Reallocate();
+    /// Schedule a stream's next mark at its rate.
+    void ScheduleNext(uint32_t id);
+    /// A stream reached its next mark.
+    void MarkReached(uint32_t id);
+
+    std::vector<Link> m_links;          //!< By id
+    std::vector<Stream> m_streams;      //!< By id
+    std::vector<uint32_t> m_changed;    //!< Streams that changed since the last reallocation
+    bool m_reallocationPending;         //!< A reallocation is scheduled now
+    uint64_t m_reallocations;           //!< Reallocations run
+
+    // Scratch of Reallocate, kept to avoid reallocating memory on every call.
+    std::vector<uint32_t> m_linkEpoch;   //!< Last reallocation a link was visited in
+    std::vector<uint32_t> m_streamEpoch; //!< Last reallocation a stream was visited in
+    std::vector<double> m_remaining;     //!< Per link, capacity not yet given out
+    std::vector<uint32_t> m_unfixed;     //!< Per link, streams not yet fixed
+    std::vector<uint32_t> m_version;     //!< Per link, bumped when its share changes
+    uint32_t m_epoch;                    //!< This reallocation's number
+
+    TracedCallback<uint32_t, Time, Time, double> m_linkLoadTrace; //!< A link's load changed
+};
+
+} // namespace ns3
+
+#endif /* FLOW_NETWORK_H */
