@@ -309,6 +309,27 @@ TEST(FlowLevelCongestion, IncastIntoOnePortTakesTheBytesAtLineRate) {
   EXPECT_LT(std::abs(flow - packet) / packet, 0.15);
 }
 
+// The same incast over TCP: the switch port's drop-tail queue overflows and TCP recovers by
+// retransmitting, which the flow level does not model (docs/network.md). It still may not be
+// faster than the bytes at line rate; its error is printed.
+TEST(FlowLevelCongestion, TcpIncastIsNeverFasterThanLineRate) {
+  NetworkConfig network;
+  network.topology = "star";
+  network.transport = "tcp";
+  network.link_rate = ns3::DataRate("10Gbps");
+  network.link_delay = ns3::MicroSeconds(5);
+  const int64_t bytes = 1 << 20;
+  std::vector<int> dst(9, 0);
+  const double stream = bytes + 24;
+  const double frames = std::ceil(stream / 1448);
+  const double line_ns = 8 * (stream + frames * (52 + 38)) * 8 / 10e9 * 1e9;
+  const double flow = exchange_ns(network, "flow", dst, bytes);
+  const double packet = exchange_ns(network, "packet", dst, bytes);
+  std::printf("8-to-1 incast, 1 MiB each, TCP star: line rate %.0f ns, packet %.0f ns, flow %.0f ns "
+              "(%+.2f%%)\n", line_ns, packet, flow, (flow - packet) / packet * 100);
+  EXPECT_GE(flow, line_ns);
+}
+
 // A random permutation over an ECMP fat-tree (k = 4, 16 ranks): flows collide where ECMP puts
 // them on one link. Every rank's cable carries one message each way, so nothing may finish
 // before one message's wire bytes at line rate; the error against the packet level is printed.
