@@ -162,7 +162,7 @@ struct FlowNetworkHelper::State
             const Time delay = device->GetIbChannel()->GetDelay();
             route.propagation += delay;
             back += delay + rate.CalculateBytesTxTime(ackBytes);
-            Ptr<IbNetDevice> peer = device->GetPeer();
+            Ptr<IbNetDevice> peer = device->GetIbChannel()->GetPeer(device);
             auto* sw = dynamic_cast<IbSwitch*>(peer->GetOwner());
             if (!sw)
             {

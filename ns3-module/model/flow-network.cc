@@ -25,6 +25,18 @@ namespace
 /// time up to the next nanosecond leaves it a hair past, floating point a hair short.
 constexpr double CARRIED_SLACK = 1e-3;
 
+/// Takes a pending event out of the queue. Cancelling would leave it there, and a run that
+/// ends on it would end at its time, with the clock past the last thing that happened.
+void
+Unschedule(EventId& event)
+{
+    if (event.IsRunning())
+    {
+        Simulator::Remove(event);
+    }
+    event = EventId();
+}
+
 /// Runs a callback (as an event).
 void
 Run(Callback<void> cb)
@@ -277,7 +289,7 @@ FlowNetwork::Deactivate(uint32_t id)
     }
     s.active = false;
     s.rate = 0;
-    s.next.Cancel();
+    Unschedule(s.next);
     RequestReallocation(id);
 }
 
@@ -436,7 +448,7 @@ void
 FlowNetwork::ScheduleNext(uint32_t id)
 {
     Stream& s = m_streams[id];
-    s.next.Cancel();
+    Unschedule(s.next);
     if (!s.active || s.rate <= 0)
     {
         return;
@@ -467,16 +479,19 @@ FlowNetwork::MarkReached(uint32_t id)
     {
         target = std::min(target, static_cast<double>(s.marks.front().offset));
     }
-    // The event was set for the target: whatever rounding left it short of it is carried.
-    if (s.carried < target)
+    // The event was set for the target, rounded up to a nanosecond: the stream is there, give
+    // or take what the rounding and floating point make of it.
+    const double pushed = static_cast<double>(s.pushed);
+    double at = std::max(s.carried, target);
+    if (pushed - at <= CARRIED_SLACK || at > pushed)
     {
-        for (uint32_t l : s.path)
-        {
-            m_links[l].bytes += target - s.carried;
-        }
-        s.carried = target;
+        at = pushed;
     }
-    s.carried = std::min(s.carried, static_cast<double>(s.pushed));
+    for (uint32_t l : s.path)
+    {
+        m_links[l].bytes += at - s.carried;
+    }
+    s.carried = at;
     NS_LOG_LOGIC("stream " << id << " carried " << before << " -> " << s.carried);
     std::vector<Callback<void>> due;
     while (!s.marks.empty() &&
@@ -485,9 +500,8 @@ FlowNetwork::MarkReached(uint32_t id)
         due.push_back(s.marks.front().cb);
         s.marks.pop_front();
     }
-    if (s.carried + CARRIED_SLACK >= static_cast<double>(s.pushed))
+    if (s.carried == pushed)
     {
-        s.carried = static_cast<double>(s.pushed);
         Deactivate(id);
     }
     else

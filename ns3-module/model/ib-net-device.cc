@@ -447,12 +447,6 @@ IbNetDevice::GetIbChannel() const
     return m_channel;
 }
 
-Ptr<IbNetDevice>
-IbNetDevice::GetPeer() const
-{
-    return m_peer;
-}
-
 IbPortOwner*
 IbNetDevice::GetOwner() const
 {

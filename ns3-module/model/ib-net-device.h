@@ -194,8 +194,6 @@ class IbNetDevice : public NetDevice
     Time GetBusyTime() const;
     /// \return the cable
     Ptr<IbChannel> GetIbChannel() const;
-    /// \return the other end of the cable, or null before both ends are attached
-    Ptr<IbNetDevice> GetPeer() const;
     /// \return what receives this port's packets (an IbSwitch or an RdmaMessageTransport)
     IbPortOwner* GetOwner() const;
     /// \return whether a packet arriving here is passed on once its header is in
