@@ -104,7 +104,8 @@ Command crosscheck_command() {
   return {"crosscheck",
           {"SCENARIO.json [--set POINTER=VALUE]... [--quiet]",
            "SCENARIO.json --op OP [--ranks N] [--min-bytes B] [--max-bytes B]\n"
-           "[--step-factor F] [--warmup N] [--iters N] [--set POINTER=VALUE]... [--quiet]"},
+           "[--step-factor F] [--warmup N] [--iters N]\n"
+           "[--set POINTER=VALUE]... [--quiet]"},
           {{"crosscheck SCENARIO.json",
             "run the scenario at /network/transport/level \"packet\" and then\n"
             "\"flow\", and print, by operation (send and recv as one, send/recv)\n"
