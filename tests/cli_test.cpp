@@ -200,6 +200,7 @@ const CommandHelp kCommandHelps[] = {
     {"validate", "usage: uniference validate SCENARIO.json [--links] [--set POINTER=VALUE]..."},
     {"reference", "usage: uniference reference --check|--write SOURCE_ROOT"},
     {"colltest", "usage: uniference colltest SCENARIO.json [--op OP]"},
+    {"crosscheck", "usage: uniference crosscheck SCENARIO.json [--set POINTER=VALUE]... [--quiet]"},
     {"compare", "usage: uniference compare MEASURED.csv --scenario SCENARIO.json"},
     {"profile-network", "usage: uniference profile-network [--backend gloo|nccl]"},
     {"profile-device", "usage: uniference profile-device [--name NAME]"},

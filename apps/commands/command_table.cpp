@@ -12,6 +12,7 @@ Command run_command();
 Command validate_command();
 Command reference_command();
 Command colltest_command();
+Command crosscheck_command();
 Command compare_command();
 Command profile_network_command();
 Command profile_device_command();
@@ -82,8 +83,9 @@ void append_topics(const Command& command, std::string& out) {
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
       run_command(),       validate_command(),        reference_command(),
-      colltest_command(),  compare_command(),         profile_network_command(),
-      profile_device_command(), profile_command(),    launch_command(),
+      colltest_command(),  crosscheck_command(),      compare_command(),
+      profile_network_command(), profile_device_command(), profile_command(),
+      launch_command(),
   };
   return table;
 }
