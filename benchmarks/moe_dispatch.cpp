@@ -6,7 +6,17 @@
 // shows its progress) and writes the whole report to --out.
 //
 //   moe-dispatch [--preset=cm384] [--model=deepseek-v3] [--layers=4] [--ep=16,32,64,128]
-//                [--tokens=8,16,32,64,128] [--out=moe-dispatch.md]
+//                [--tokens=8,16,32,64,128] [--level=packet|flow|both] [--routing=]
+//                [--flow-ep=] [--out=moe-dispatch.md]
+//
+// --level picks /network/transport/level: the packet level (every packet through the
+// fabric), the flow level (every message a max-min fair flow; far faster), or both, which
+// writes a table per level and a third with each cell's flow - packet difference, and the
+// wall time each level took. The flow level follows one path per queue pair, so it runs
+// with ECMP where the preset routes adaptively (both presets do); --routing=ecmp runs the
+// packet level with ECMP too, to tell the level's difference from the routing's. --flow-ep
+// runs the flow level on fewer EP sizes than --ep (docs/moe-study/cm384.md: 16,32, as its
+// reallocations grow with the number of concurrent flows).
 //
 // Bandwidth is reported as DeepEP reports it: tokens x top-k x bytes per copy / dispatch
 // time, with float32 copies of hidden features (the simulator's messages carry float32).
@@ -20,6 +30,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -35,6 +46,9 @@ struct Options {
   std::string ep = "16,32,64,128";
   std::string tokens = "8,16,32,64,128";
   std::string out = "moe-dispatch.md";
+  std::string level = "packet";
+  std::string routing;  // the packet level's; empty: the preset's
+  std::string flow_ep;  // the flow level's expert-parallel sizes; empty: --ep's
 };
 
 struct Result {
@@ -48,7 +62,12 @@ std::vector<int> list_of(const std::string& text) {
   return values;
 }
 
-Result simulate(const Options& o, int ep, int tokens, const std::string& scheme) {
+Result simulate(const Options& o, int ep, int tokens, const std::string& scheme,
+                const std::string& level) {
+  // The flow level refuses adaptive routing (one path per queue pair): it runs with ECMP.
+  const std::string routing = level == "flow" ? "ecmp" : o.routing;
+  std::string network = R"("preset": ")" + o.preset + R"(", "transport": { "level": ")" + level + R"(" })";
+  if (!routing.empty()) network += R"(, "switch": { "routing": ")" + routing + R"(" })";
   const std::string text = R"({
     "name": "moe-dispatch",
     "model": { "preset": ")" + o.model + R"(", "layers": )" + std::to_string(o.layers) + R"( },
@@ -56,7 +75,7 @@ Result simulate(const Options& o, int ep, int tokens, const std::string& scheme)
     "workload": { "batch": )" + std::to_string(ep * tokens) + R"(, "prompt_tokens": 1, "new_tokens": 2 },
     "devices": { "profile": "h100", "dtype": "bf16" },
     "compute": { "mode": "modeled", "shapes_only": true },
-    "network": { "preset": ")" + o.preset + R"(" },
+    "network": { )" + network + R"( },
     "outputs": { "trace": false, "results": false }
   })";
   const auto wall = std::chrono::steady_clock::now();
@@ -80,6 +99,55 @@ std::string fixed(double value, int decimals) {
 
 std::string change(double value, double base) { return fixed(100 * (value / base - 1), 1) + "%"; }
 
+struct Cell {
+  int ep = 0, tokens = 0;
+  Result bsp, dec, hier;
+};
+
+const char* kColumns =
+    "| EP | tokens/rank | bsp dispatch µs | decomposed | hierarchical | bsp combine µs | "
+    "decomposed | hierarchical | bsp TPOT µs | decomposed | hierarchical | bsp GB/s |\n"
+    "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+
+std::string row(const Cell& c, double copy_bytes, int top_k) {
+  const Result& bsp = c.bsp;
+  const Result& dec = c.dec;
+  const Result& hier = c.hier;
+  const double gbps = double(c.tokens) * double(top_k) * copy_bytes / (bsp.dispatch_us * 1e3);
+  std::ostringstream row;
+  row << "| " << c.ep << " | " << c.tokens << " | " << fixed(bsp.dispatch_us, 1) << " | "
+      << fixed(dec.dispatch_us, 1) << " (" << change(dec.dispatch_us, bsp.dispatch_us) << ") | "
+      << fixed(hier.dispatch_us, 1) << " (" << change(hier.dispatch_us, bsp.dispatch_us) << ") | "
+      << fixed(bsp.combine_us, 1) << " | " << fixed(dec.combine_us, 1) << " ("
+      << change(dec.combine_us, bsp.combine_us) << ") | " << fixed(hier.combine_us, 1) << " ("
+      << change(hier.combine_us, bsp.combine_us) << ") | " << fixed(bsp.tpot_us, 1) << " | "
+      << fixed(dec.tpot_us, 1) << " (" << change(dec.tpot_us, bsp.tpot_us) << ") | "
+      << fixed(hier.tpot_us, 1) << " (" << change(hier.tpot_us, bsp.tpot_us) << ") | "
+      << fixed(gbps, 1) << " |\n";
+  return row.str();
+}
+
+// flow - packet, in µs and as a share of the packet level's figure.
+std::string difference(double flow, double packet) {
+  const double d = flow - packet;
+  return (d >= 0 ? "+" : "") + fixed(d, 1) + " (" + (d >= 0 ? "+" : "") + change(flow, packet) + ")";
+}
+
+std::string difference_row(const Cell& f, const Cell& p) {
+  std::ostringstream row;
+  row << "| " << f.ep << " | " << f.tokens;
+  for (auto field : {&Result::dispatch_us, &Result::combine_us, &Result::tpot_us}) {
+    row << " | " << difference(f.bsp.*field, p.bsp.*field) << " | " << difference(f.dec.*field, p.dec.*field)
+        << " | " << difference(f.hier.*field, p.hier.*field);
+  }
+  row << " |\n";
+  return row.str();
+}
+
+std::string minutes(double seconds) {
+  return fixed(seconds, 1) + " s (" + fixed(seconds / 60, 1) + " min)";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -90,44 +158,94 @@ int main(int argc, char** argv) {
   cmd.AddValue("layers", "layers of the preset to run (its dense ones first)", o.layers);
   cmd.AddValue("ep", "expert-parallel sizes, comma-separated", o.ep);
   cmd.AddValue("tokens", "tokens per rank, comma-separated", o.tokens);
+  cmd.AddValue("level", "packet, flow or both", o.level);
+  cmd.AddValue("routing", "the packet level's switch routing (ecmp, adaptive); empty: the preset's",
+               o.routing);
+  cmd.AddValue("flow-ep", "the flow level's expert-parallel sizes; empty: --ep's", o.flow_ep);
   cmd.AddValue("out", "the markdown report", o.out);
   cmd.Parse(argc, argv);
+  std::vector<std::string> levels;
+  if (o.level == "both") {
+    levels = {"flow", "packet"};  // the quick one first; the report puts packet first
+  } else if (o.level == "packet" || o.level == "flow") {
+    levels = {o.level};
+  } else {
+    std::cerr << "moe-dispatch: --level is packet, flow or both, not '" << o.level << "'\n";
+    return 2;
+  }
+  std::string command = "moe-dispatch";
+  for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
 
   const ModelConfig model = model_preset(o.model);
   const double copy_bytes = double(model.dim) * 4;
+  const int top_k = model.moe.top_k;
+  std::map<std::string, std::vector<Cell>> cells;
+  std::map<std::string, double> wall;
+  for (const std::string& level : levels) {
+    const std::string routing = level == "flow" ? "ecmp" : (o.routing.empty() ? "the preset's" : o.routing);
+    std::cout << "\n" << level << " level (routing: " << routing << ")\n\n" << kColumns << std::flush;
+    for (int ep : list_of(level == "flow" && !o.flow_ep.empty() ? o.flow_ep : o.ep)) {
+      for (int tokens : list_of(o.tokens)) {
+        Cell c;
+        c.ep = ep;
+        c.tokens = tokens;
+        c.bsp = simulate(o, ep, tokens, "bsp", level);
+        c.dec = simulate(o, ep, tokens, "decomposed", level);
+        c.hier = simulate(o, ep, tokens, "hierarchical", level);
+        const double seconds = c.bsp.wall_s + c.dec.wall_s + c.hier.wall_s;
+        wall[level] += seconds;
+        cells[level].push_back(c);
+        std::cout << row(c, copy_bytes, top_k) << std::flush;
+        std::cerr << "  " << level << ", ep " << ep << ", " << tokens << " tokens: " << fixed(seconds, 1)
+                  << " s of wall time\n";
+      }
+    }
+  }
+
   std::ostringstream report;
   report << "# Expert-parallel dispatch: " << o.model << " (" << o.layers << " layers) on " << o.preset
          << "\n\nOne decode step after a one-token prefill, shapes only. Latencies of the last MoE "
             "layer's exchanges, from the first rank's begin to the last rank's end; TPOT of the "
-         << o.layers << "-layer model. Bandwidth: tokens x top-" << model.moe.top_k << " x "
-         << fixed(copy_bytes, 0) << " B / dispatch time.\n\n"
-         << "| EP | tokens/rank | bsp dispatch µs | decomposed | hierarchical | bsp combine µs | "
-            "decomposed | hierarchical | bsp TPOT µs | decomposed | hierarchical | bsp GB/s |\n"
-         << "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
-  std::cout << report.str() << std::flush;
-  for (int ep : list_of(o.ep)) {
-    for (int tokens : list_of(o.tokens)) {
-      const Result bsp = simulate(o, ep, tokens, "bsp");
-      const Result dec = simulate(o, ep, tokens, "decomposed");
-      const Result hier = simulate(o, ep, tokens, "hierarchical");
-      const double gbps = double(tokens) * double(model.moe.top_k) * copy_bytes / (bsp.dispatch_us * 1e3);
-      std::ostringstream row;
-      row << "| " << ep << " | " << tokens << " | " << fixed(bsp.dispatch_us, 1) << " | "
-          << fixed(dec.dispatch_us, 1) << " (" << change(dec.dispatch_us, bsp.dispatch_us) << ") | "
-          << fixed(hier.dispatch_us, 1) << " (" << change(hier.dispatch_us, bsp.dispatch_us) << ") | "
-          << fixed(bsp.combine_us, 1) << " | " << fixed(dec.combine_us, 1) << " ("
-          << change(dec.combine_us, bsp.combine_us) << ") | " << fixed(hier.combine_us, 1) << " ("
-          << change(hier.combine_us, bsp.combine_us) << ") | " << fixed(bsp.tpot_us, 1) << " | "
-          << fixed(dec.tpot_us, 1) << " (" << change(dec.tpot_us, bsp.tpot_us) << ") | "
-          << fixed(hier.tpot_us, 1) << " (" << change(hier.tpot_us, bsp.tpot_us) << ") | "
-          << fixed(gbps, 1) << " |\n";
-      report << row.str();
-      std::cout << row.str() << std::flush;
-      std::cerr << "  ep " << ep << ", " << tokens << " tokens: "
-                << fixed(bsp.wall_s + dec.wall_s + hier.wall_s, 1) << " s of wall time\n";
+         << o.layers << "-layer model. Bandwidth: tokens x top-" << top_k << " x "
+         << fixed(copy_bytes, 0) << " B / dispatch time.\n\nGenerated by `" << command
+         << "` (benchmarks/moe_dispatch.cpp) on one core per simulation.\n";
+  for (const std::string level : {"packet", "flow"}) {
+    if (!cells.count(level)) continue;
+    const std::string routing =
+        level == "flow" ? "ECMP: the flow level follows one path per queue pair"
+                        : (o.routing.empty() ? "the preset's" : o.routing);
+    report << "\n## " << (level == "packet" ? "Packet" : "Flow") << " level\n\n"
+           << "`/network/transport/level` \"" << level << "\", routing: " << routing
+           << ". Wall time, all cells: " << minutes(wall[level]) << ".\n\n"
+           << kColumns;
+    for (const Cell& c : cells[level]) report << row(c, copy_bytes, top_k);
+  }
+  // A level's wall time over the cells the other level ran too.
+  const auto common_wall = [&](const std::string& level) {
+    const std::string other = level == "flow" ? "packet" : "flow";
+    double seconds = 0;
+    for (const Cell& c : cells[level]) {
+      for (const Cell& d : cells[other]) {
+        if (c.ep == d.ep && c.tokens == d.tokens) seconds += c.bsp.wall_s + c.dec.wall_s + c.hier.wall_s;
+      }
+    }
+    return seconds;
+  };
+  if (cells.count("packet") && cells.count("flow")) {
+    report << "\n## Flow level against packet level\n\nEach cell: flow - packet, µs (and as a share "
+              "of the packet level's figure). Wall time of the cells both levels ran: packet "
+           << minutes(common_wall("packet")) << ", flow " << minutes(common_wall("flow")) << ".\n\n"
+           << "| EP | tokens/rank | bsp dispatch µs | decomposed | hierarchical | bsp combine µs | "
+              "decomposed | hierarchical | bsp TPOT µs | decomposed | hierarchical |\n"
+           << "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+    for (const Cell& f : cells["flow"]) {
+      for (const Cell& p : cells["packet"]) {
+        if (p.ep == f.ep && p.tokens == f.tokens) report << difference_row(f, p);
+      }
     }
   }
   std::ofstream(o.out) << report.str();
   std::cerr << "moe-dispatch: wrote " << o.out << "\n";
+  for (const auto& [level, seconds] : wall) std::cerr << "  " << level << " level: " << minutes(seconds) << "\n";
   return 0;
 }
