@@ -5,6 +5,7 @@
 #include "flow-network.h"
 
 #include "ns3/log.h"
+#include "ns3/nstime.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -25,18 +26,6 @@ namespace
 /// time up to the next nanosecond leaves it a hair past, floating point a hair short.
 constexpr double CARRIED_SLACK = 1e-3;
 
-/// Takes a pending event out of the queue. Cancelling would leave it there, and a run that
-/// ends on it would end at its time, with the clock past the last thing that happened.
-void
-Unschedule(EventId& event)
-{
-    if (event.IsRunning())
-    {
-        Simulator::Remove(event);
-    }
-    event = EventId();
-}
-
 /// Runs a callback (as an event).
 void
 Run(Callback<void> cb)
@@ -54,6 +43,16 @@ FlowNetwork::GetTypeId()
             .SetParent<Object>()
             .SetGroupName("Uniference")
             .AddConstructor<FlowNetwork>()
+            .AddAttribute("Resolution",
+                          "Rates are recomputed at the next multiple of this time after a "
+                          "stream starts or ends, for all the changes up to then; 0: at once "
+                          "(exact). A stream that ends leaves its share idle until then and "
+                          "one that starts waits for it, so a coarser resolution is never "
+                          "faster than exact, and far cheaper where thousands of streams share "
+                          "links (all-to-all).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&FlowNetwork::m_resolution),
+                          MakeTimeChecker(Time(0)))
             .AddTraceSource("LinkLoad",
                             "A link's load changed: the fraction of its line rate its streams "
                             "used from start to end (link, start, end, load).",
@@ -65,7 +64,10 @@ FlowNetwork::GetTypeId()
 FlowNetwork::FlowNetwork()
     : m_reallocationPending(false),
       m_reallocations(0),
-      m_epoch(0)
+      m_epoch(0),
+      m_wakeNs(-1),
+      m_inWake(false),
+      m_resolution(0)
 {
 }
 
@@ -74,9 +76,13 @@ FlowNetwork::~FlowNetwork() = default;
 void
 FlowNetwork::DoDispose()
 {
+    if (m_wake.IsRunning())
+    {
+        Simulator::Remove(m_wake);
+    }
+    m_due.clear();
     for (Stream& s : m_streams)
     {
-        s.next.Cancel();
         s.marks.clear();
     }
     for (Link& l : m_links)
@@ -289,7 +295,7 @@ FlowNetwork::Deactivate(uint32_t id)
     }
     s.active = false;
     s.rate = 0;
-    Unschedule(s.next);
+    Unschedule(s);
     RequestReallocation(id);
 }
 
@@ -300,7 +306,14 @@ FlowNetwork::RequestReallocation(uint32_t id)
     if (!m_reallocationPending)
     {
         m_reallocationPending = true;
-        Simulator::ScheduleNow(&FlowNetwork::Reallocate, this);
+        Time delay(0);
+        if (m_resolution.IsStrictlyPositive())
+        {
+            const int64_t q = m_resolution.GetTimeStep();
+            const int64_t now = Simulator::Now().GetTimeStep();
+            delay = TimeStep(((now + q - 1) / q) * q - now);
+        }
+        Simulator::Schedule(delay, &FlowNetwork::Reallocate, this);
     }
 }
 
@@ -312,9 +325,11 @@ FlowNetwork::Reallocate()
     const uint32_t epoch = ++m_epoch;
 
     // The component: links and active streams reachable from the changed streams' links.
-    std::vector<uint32_t> links;
-    std::vector<uint32_t> streams;
-    std::vector<uint32_t> stack;
+    std::vector<uint32_t>& links = m_componentLinks;
+    std::vector<uint32_t>& streams = m_componentStreams;
+    std::vector<uint32_t>& stack = m_stack;
+    links.clear();
+    streams.clear();
     auto visitLink = [&](uint32_t l) {
         if (m_linkEpoch[l] != epoch)
         {
@@ -374,9 +389,11 @@ FlowNetwork::Reallocate()
         }
     }
     // A stream is unfixed while its epoch is this one; fixing it moves its epoch back by one.
+    m_oldRates.clear();
     for (uint32_t id : streams)
     {
         Advance(m_streams[id]);
+        m_oldRates.push_back(m_streams[id].rate);
         if (m_streams[id].cap > 0)
         {
             heap.push({m_streams[id].cap, id, UINT32_MAX});
@@ -438,9 +455,13 @@ FlowNetwork::Reallocate()
             link.loadSince = now;
         }
     }
-    for (uint32_t id : streams)
+    // A stream whose rate did not move keeps its due time.
+    for (std::size_t i = 0; i < streams.size(); ++i)
     {
-        ScheduleNext(id);
+        if (m_streams[streams[i]].rate != m_oldRates[i])
+        {
+            ScheduleNext(streams[i]);
+        }
     }
 }
 
@@ -448,7 +469,7 @@ void
 FlowNetwork::ScheduleNext(uint32_t id)
 {
     Stream& s = m_streams[id];
-    Unschedule(s.next);
+    Unschedule(s);
     if (!s.active || s.rate <= 0)
     {
         return;
@@ -462,10 +483,80 @@ FlowNetwork::ScheduleNext(uint32_t id)
     const double seconds = std::max(0.0, (target - s.carried) / s.rate);
     // Up to the next nanosecond, so that the stream has passed the target when it fires.
     const auto ns = static_cast<int64_t>(std::ceil(seconds * 1e9 - 1e-6));
-    s.next = Simulator::Schedule(NanoSeconds(std::max<int64_t>(ns, 0)),
-                                 &FlowNetwork::MarkReached,
-                                 this,
-                                 id);
+    m_due.push_back({Simulator::Now().GetNanoSeconds() + std::max<int64_t>(ns, 0), id, s.due});
+    std::push_heap(m_due.begin(), m_due.end(), std::greater<Due>());
+    ScheduleWake();
+}
+
+void
+FlowNetwork::Unschedule(Stream& s)
+{
+    ++s.due;
+}
+
+void
+FlowNetwork::ScheduleWake()
+{
+    if (m_inWake)
+    {
+        return;
+    }
+    // Stale entries at the top would only wake us for nothing.
+    while (!m_due.empty() && m_streams[m_due.front().stream].due != m_due.front().version)
+    {
+        std::pop_heap(m_due.begin(), m_due.end(), std::greater<Due>());
+        m_due.pop_back();
+    }
+    // Stale entries deeper down are dropped wholesale once they outnumber the live ones.
+    if (m_due.size() > 1024 && m_due.size() > 4 * m_streams.size())
+    {
+        std::vector<Due> live;
+        for (const Due& d : m_due)
+        {
+            if (m_streams[d.stream].due == d.version)
+            {
+                live.push_back(d);
+            }
+        }
+        m_due.swap(live);
+        std::make_heap(m_due.begin(), m_due.end(), std::greater<Due>());
+    }
+    if (m_due.empty())
+    {
+        return;
+    }
+    const int64_t at = m_due.front().ns;
+    if (m_wake.IsRunning() && m_wakeNs <= at)
+    {
+        return;
+    }
+    if (m_wake.IsRunning())
+    {
+        Simulator::Remove(m_wake);
+    }
+    m_wakeNs = at;
+    m_wake = Simulator::Schedule(NanoSeconds(at) - Simulator::Now(), &FlowNetwork::Wake, this);
+}
+
+void
+FlowNetwork::Wake()
+{
+    m_wakeNs = -1;
+    m_inWake = true;
+    const int64_t now = Simulator::Now().GetNanoSeconds();
+    while (!m_due.empty() && m_due.front().ns <= now)
+    {
+        const Due due = m_due.front();
+        std::pop_heap(m_due.begin(), m_due.end(), std::greater<Due>());
+        m_due.pop_back();
+        if (m_streams[due.stream].due == due.version)
+        {
+            ++m_streams[due.stream].due;
+            MarkReached(due.stream);
+        }
+    }
+    m_inWake = false;
+    ScheduleWake();
 }
 
 void

@@ -144,7 +144,7 @@ class FlowNetwork : public Object
         double cap{0};                 //!< Own limit; 0: none
         bool active{false};            //!< Whether it has a rate (bytes left)
         std::deque<Mark> marks;        //!< Waiting callbacks, by offset
-        EventId next;                  //!< The next mark's event
+        uint32_t due{0};               //!< Version of its entry in the due heap; bumped to drop it
     };
 
     /// One direction of a cable.
@@ -168,6 +168,12 @@ class FlowNetwork : public Object
     void RequestReallocation(uint32_t id);
     /// The max-min fair rates of the streams connected to the changed ones.
     void Reallocate();
+    /// Take a stream's entry out of the due heap (lazily: the entry goes stale).
+    void Unschedule(Stream& s);
+    /// Wake at the earliest due entry.
+    void ScheduleWake();
+    /// Run the streams whose next mark is due now.
+    void Wake();
     /// Schedule a stream's next mark at its rate.
     void ScheduleNext(uint32_t id);
     /// A stream reached its next mark.
@@ -179,7 +185,31 @@ class FlowNetwork : public Object
     bool m_reallocationPending;         //!< A reallocation is scheduled now
     uint64_t m_reallocations;           //!< Reallocations run
 
+    /// When a stream reaches its next mark (or its end): an entry of the due heap. Streams
+    /// keep one ns-3 event between them, at the earliest entry, rather than one each: rates
+    /// change for thousands of streams at once, and rescheduling an ns-3 event per stream
+    /// dominated the run.
+    struct Due
+    {
+        int64_t ns;        //!< When, in nanoseconds
+        uint32_t stream;   //!< Which stream
+        uint32_t version;  //!< Its version when pushed; stale once it moved on
+        bool operator>(const Due& o) const
+        {
+            return ns > o.ns || (ns == o.ns && stream > o.stream);
+        }
+    };
+    std::vector<Due> m_due;   //!< A min-heap by time (std::push_heap with greater)
+    EventId m_wake;           //!< The event at m_due's earliest time
+    int64_t m_wakeNs;         //!< Its time, or -1
+    bool m_inWake;            //!< Wake is running (and schedules the next one itself)
+    Time m_resolution;        //!< Rates are recomputed at multiples of it (0: at once)
+
     // Scratch of Reallocate, kept to avoid reallocating memory on every call.
+    std::vector<uint32_t> m_componentLinks;   //!< Links of the component
+    std::vector<uint32_t> m_componentStreams; //!< Streams of the component
+    std::vector<double> m_oldRates;           //!< Their rates before
+    std::vector<uint32_t> m_stack;            //!< Links still to visit
     std::vector<uint32_t> m_linkEpoch;   //!< Last reallocation a link was visited in
     std::vector<uint32_t> m_streamEpoch; //!< Last reallocation a stream was visited in
     std::vector<double> m_remaining;     //!< Per link, capacity not yet given out
