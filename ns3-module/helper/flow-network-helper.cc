@@ -11,6 +11,7 @@
 #include "ns3/ethernet-net-device.h"
 #include "ns3/ib-channel.h"
 #include "ns3/ib-switch.h"
+#include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/message-header.h"
 #include "ns3/rdma-message-transport.h"
@@ -21,6 +22,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("FlowNetworkHelper");
 
 namespace
 {
