@@ -158,7 +158,7 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
   cluster.build_network();
   std::optional<LinkSampler> links;
   if (outputs.trace && outputs.link_samples > 0) {
-    links.emplace(outputs.link_samples);
+    links.emplace(outputs.link_samples, cluster.flow_network());
   }
   RunCapture capture(outputs, out_dir, scenario.name);
 

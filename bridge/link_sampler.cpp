@@ -12,6 +12,8 @@
 #include <ns3/simulator.h>
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -78,6 +80,26 @@ struct LinkSampler::State {
       t += take;
     }
   }
+
+  // Streams using `load` (0 to 1) of the line rate on `index` over [start, end): each bin
+  // gets the bytes and the busy time of its part of the interval.
+  void load_at(size_t index, int64_t start_ps, int64_t end_ps, double load) {
+    if (end_ps <= start_ps || load <= 0) return;
+    fit(end_ps);
+    Direction& direction = directions[index];
+    if (direction.bytes.empty()) {
+      direction.bytes.assign(max_bins, 0);
+      direction.busy_ps.assign(max_bins, 0);
+    }
+    const double bytes_per_ps = double(direction.rate_bps) / 8e12 * load;
+    for (int64_t t = start_ps; t < end_ps;) {
+      const int64_t bin = t / width_ps;
+      const int64_t take = std::min(end_ps, (bin + 1) * width_ps) - t;
+      direction.bytes[size_t(bin)] += uint64_t(std::llround(bytes_per_ps * double(take)));
+      direction.busy_ps[size_t(bin)] += std::llround(load * double(take));
+      t += take;
+    }
+  }
 };
 
 namespace {
@@ -126,6 +148,28 @@ void point_to_point_tx(std::shared_ptr<State> state, size_t index, PointToPointL
                 line.rate.CalculateBytesTxTime(packet->GetSize()).GetPicoSeconds() + line.gap_ps);
 }
 
+// Maps the flow network's links to directions. Links appear as routes first use them, so a
+// link is looked up by its device the first time its load is reported.
+struct FlowLinks {
+  const ns3::FlowNetwork* network;  // raw: the network owns the callback that holds this
+  std::map<const ns3::NetDevice*, size_t> direction_of;
+  std::vector<long> index;  // by link; -2: not looked up yet, -1: no direction
+};
+
+// A flow-level link's load over [start, end), as a fraction of its line rate.
+void flow_load(std::shared_ptr<State> state, std::shared_ptr<FlowLinks> links, uint32_t link,
+               ns3::Time start, ns3::Time end, double load) {
+  if (link >= links->index.size()) links->index.resize(link + 1, -2);
+  long& direction = links->index[link];
+  if (direction == -2) {
+    const auto found = links->direction_of.find(ns3::PeekPointer(links->network->GetLinkDevice(link)));
+    direction = found == links->direction_of.end() ? -1 : long(found->second);
+  }
+  if (direction >= 0) {
+    state->load_at(size_t(direction), start.GetPicoSeconds(), end.GetPicoSeconds(), load);
+  }
+}
+
 uint64_t data_rate_attribute(const ns3::Ptr<ns3::NetDevice>& device) {
   ns3::DataRateValue rate;
   device->GetAttribute("DataRate", rate);
@@ -134,8 +178,10 @@ uint64_t data_rate_attribute(const ns3::Ptr<ns3::NetDevice>& device) {
 
 }  // namespace
 
-LinkSampler::LinkSampler(uint32_t samples) : state_(std::make_shared<State>()) {
+LinkSampler::LinkSampler(uint32_t samples, ns3::Ptr<ns3::FlowNetwork> flow)
+    : state_(std::make_shared<State>()) {
   state_->max_bins = std::max<uint32_t>(samples, 1);
+  std::map<const ns3::NetDevice*, size_t> direction_of;
   for (const auto& [device, name] : cable_directions()) {
     State::Direction direction;
     direction.name = name;
@@ -160,8 +206,14 @@ LinkSampler::LinkSampler(uint32_t samples) : state_(std::make_shared<State>()) {
     } else {
       continue;  // a device kind without a tap: not listed rather than shown idle
     }
+    direction_of[ns3::PeekPointer(device)] = state_->directions.size();
     state_->directions.push_back(std::move(direction));
   }
+  if (!flow) return;
+  auto links = std::make_shared<FlowLinks>();
+  links->network = ns3::PeekPointer(flow);
+  links->direction_of = std::move(direction_of);
+  flow->TraceConnectWithoutContext("LinkLoad", ns3::MakeBoundCallback(&flow_load, state_, links));
 }
 
 LinkSampler::~LinkSampler() = default;

@@ -13,9 +13,16 @@
 // doubles. A run of any length thus ends with between samples / 2 and samples intervals of
 // one width (a power of two nanoseconds), and memory stays at `samples` bins per direction
 // that carried bytes.
+//
+// At the flow level no packet crosses a device; the flow network's LinkLoad trace says
+// instead, per link (one direction of a cable, sent by that cable's device), over which
+// interval which fraction of the line rate its streams used, and that interval's bytes and
+// busy time are spread over the bins it covers.
 #pragma once
 
 #include "bridge/run_record.h"
+
+#include <ns3/flow-network.h>
 
 #include <cstdint>
 #include <memory>
@@ -29,8 +36,9 @@ class LinkSampler {
 
   // Taps every cable direction of the network ns-3 holds now (every node's devices in
   // ns3::NodeList): build the network first. Directions are named as their cables
-  // (bridge/node_names.h: "rank0 -> hub").
-  explicit LinkSampler(uint32_t samples);
+  // (bridge/node_names.h: "rank0 -> hub"). With `flow` (the flow level's network), its
+  // links' loads fill the directions of their devices.
+  explicit LinkSampler(uint32_t samples, ns3::Ptr<ns3::FlowNetwork> flow = nullptr);
   ~LinkSampler();
   LinkSampler(const LinkSampler&) = delete;
   LinkSampler& operator=(const LinkSampler&) = delete;

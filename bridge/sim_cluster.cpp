@@ -21,6 +21,7 @@ SimCluster::SimCluster(NetworkConfig network, KernelConfig kernel)
 
 SimCluster::~SimCluster() {
   backend_.reset();
+  flow_network_ = nullptr;
   ns3::Simulator::Destroy();
 }
 
@@ -37,9 +38,11 @@ int SimCluster::add_rank(std::unique_ptr<ComputeMeter> meter, Shard shard) {
 namespace {
 
 // The nodes, links and transports of `ranks` ranks as a run builds them (ns3_defaults first,
-// then the topology from the registry), every rank's node named; entry r is rank r's.
-std::vector<ns3::Ptr<ns3::MessageTransport>> build_topology(const NetworkConfig& network, uint32_t ranks,
-                                                            uint64_t seed) {
+// then the topology from the registry), every rank's node named; entry r is rank r's. At the
+// flow level `flow_network`, when given, receives the flow network.
+std::vector<ns3::Ptr<ns3::MessageTransport>> build_topology(
+    const NetworkConfig& network, uint32_t ranks, uint64_t seed,
+    ns3::Ptr<ns3::FlowNetwork>* flow_network = nullptr) {
   std::string problem = check_network_combination(network);
   if (!problem.empty()) throw std::invalid_argument(problem);
   const FlowLevelProblem flow = flow_level_problem(network);
@@ -57,7 +60,11 @@ std::vector<ns3::Ptr<ns3::MessageTransport>> build_topology(const NetworkConfig&
   problem = topology_shape(network, ranks).problem;
   if (!problem.empty()) throw std::invalid_argument(problem);
   std::vector<ns3::Ptr<ns3::MessageTransport>> transports = topology.build(network, ranks);
-  if (network.level == "flow") transports = install_flow_level(transports).transports;
+  if (network.level == "flow") {
+    FlowLevel level = install_flow_level(transports);
+    transports = std::move(level.transports);
+    if (flow_network) *flow_network = level.network;
+  }
   for (uint32_t r = 0; r < ranks; ++r) name_node(transports[r]->GetNode(), "rank" + std::to_string(r));
   return transports;
 }
@@ -68,7 +75,8 @@ void SimCluster::build_network() {
   if (backend_) return;
   if (!network_.collective_preset.empty()) collective_presets().at(network_.collective_preset);
   const auto ranks = static_cast<uint32_t>(shards_.size());
-  std::vector<ns3::Ptr<ns3::MessageTransport>> transports = build_topology(network_, ranks, seed_);
+  std::vector<ns3::Ptr<ns3::MessageTransport>> transports =
+      build_topology(network_, ranks, seed_, &flow_network_);
   CollectiveSelection selection{network_.collectives, network_.collective_preset,
                                 link_facts(network_, ranks)};
   set_handling_delay(network_, transports);

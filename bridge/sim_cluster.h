@@ -9,6 +9,8 @@
 #include "compute/comm.h"
 #include "compute/compute_meter.h"
 
+#include <ns3/flow-network.h>
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -37,6 +39,8 @@ class SimCluster {
 
   Kernel& kernel() { return kernel_; }
   const RunRecord& record() { return kernel_.record(); }
+  // The flow level's network once built (/network/transport/level "flow"); null otherwise.
+  ns3::Ptr<ns3::FlowNetwork> flow_network() const { return flow_network_; }
 
  private:
   NetworkConfig network_;
@@ -44,6 +48,7 @@ class SimCluster {
   Kernel kernel_;
   std::vector<Shard> shards_;
   std::unique_ptr<SimBackend> backend_;
+  ns3::Ptr<ns3::FlowNetwork> flow_network_;
 };
 
 // Every direction of every cable of `network` built for `ranks` ranks, named as its

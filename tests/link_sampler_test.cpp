@@ -1,7 +1,8 @@
 // The trace's link counters from a real run of the RDMA fat-tree: one large message between
 // two ranks, whose bytes and line time on the sender's cable follow from the fabric's
 // framing (payload MTU, 26 bytes of headers per packet) and line rate; every interval of
-// every link stays within 0 <= utilisation <= 1; a deadlock is still reported with the taps on.
+// every link stays within 0 <= utilisation <= 1, at both levels; a deadlock is still reported
+// with the taps on.
 #include "bridge/chrome_trace.h"
 #include "bridge/test/trace_nesting.h"
 #include "bridge/link_sampler.h"
@@ -55,7 +56,7 @@ Sampled run_sampled(const NetworkConfig& net, int ranks, uint32_t samples,
   cluster.build_network();
   Sampled sampled;
   {
-    LinkSampler sampler(samples);
+    LinkSampler sampler(samples, cluster.flow_network());
     sampled.outcome = cluster.run();
     cluster.kernel().recorder().links(sampler.finish(cluster.record().total_ns));
   }
@@ -97,8 +98,12 @@ TEST(LinkSampler, CablesAreNamedAsTheFabricsUsersNameThem) {
   }
 }
 
-TEST(LinkSampler, OneMessageOnTheFatTreeFillsTheSendersCableAtLineRate) {
-  const Sampled run = run_sampled(fat_tree_rdma(), 2, 200, one_message);
+// At the packet level every packet is tapped; at the flow level (`flow`) the stream's load
+// is spread over the intervals it covers, each interval's bytes rounded to a whole byte.
+void expect_sender_cable_at_line_rate(bool flow) {
+  NetworkConfig net = fat_tree_rdma();
+  if (flow) net.level = "flow";
+  const Sampled run = run_sampled(net, 2, 200, one_message);
   ASSERT_EQ(run.outcome.status, RunOutcome::Status::kCompleted) << run.outcome.report;
   const RunRecord& record = run.record;
   ASSERT_GT(record.links.interval_ns, 0);
@@ -124,11 +129,16 @@ TEST(LinkSampler, OneMessageOnTheFatTreeFillsTheSendersCableAtLineRate) {
     bytes += sender->bytes[i];
     busy_ps += sender->busy_ps[i];
   }
-  EXPECT_EQ(bytes, expected_bytes);
-  // Serialisation time of those bytes at line rate; each packet's time is rounded to 1 ps.
+  if (flow) {
+    EXPECT_NEAR(double(bytes), double(expected_bytes), double(bins));
+  } else {
+    EXPECT_EQ(bytes, expected_bytes);
+  }
+  // Serialisation time of those bytes at line rate; each packet's (or interval's) time is
+  // rounded to 1 ps, and a flow's end up to the next whole nanosecond.
   const double line_ps = double(expected_bytes) * 8.0 / double(kRateBps) * 1e12;
   const double packets = double(expected_bytes - payload) / double(kHeaderBytes);
-  EXPECT_NEAR(double(busy_ps), line_ps, packets + 1.0);
+  EXPECT_NEAR(double(busy_ps), line_ps, (flow ? double(bins) + 1000.0 : packets) + 1.0);
 
   // While the message is on the line, the cable is saturated: in every interval wholly inside
   // the transfer, utilisation is at most 1 and at least the payload share of a full packet,
@@ -152,6 +162,14 @@ TEST(LinkSampler, OneMessageOnTheFatTreeFillsTheSendersCableAtLineRate) {
     ++inside;
   }
   EXPECT_GT(inside, 50);
+}
+
+TEST(LinkSampler, OneMessageOnTheFatTreeFillsTheSendersCableAtLineRate) {
+  expect_sender_cable_at_line_rate(false);
+}
+
+TEST(LinkSampler, AtTheFlowLevelTheSameMessageFillsTheSameCable) {
+  expect_sender_cable_at_line_rate(true);
 }
 
 TEST(LinkSampler, TheTraceHasACounterPerBusyLinkWithinPhysicalBounds) {
