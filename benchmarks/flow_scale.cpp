@@ -66,6 +66,7 @@ struct Figures {
   double ib_events = 0;     // the IB fabric queue's alone
   double dispatch_us = 0;   // moe: the decode step's last MoE dispatch
   double combine_us = 0;    // moe: its combine
+  double reallocations = 0; // the flow level's rate recomputations
   int ok = 0;
   char error[512] = {};
 };
@@ -154,6 +155,7 @@ Figures all_reduce(const std::string& level, const std::string& algorithm, uint3
   f.simulated_s = double(cluster.record().total_ns) * 1e-9;
   f.ib_events = double(ns3::IbEventQueue::Get().GetEventCount());
   f.events = double(ns3::Simulator::GetEventCount()) + f.ib_events;
+  if (cluster.flow_network()) f.reallocations = double(cluster.flow_network()->GetReallocations());
   return f;
 }
 
@@ -258,9 +260,11 @@ int main(int argc, char** argv) {
       }
       const Figures& f = level[i].figures;
       std::printf("  %-6s  wall %8.3f s (set-up %.3f s)  simulated %.6f s  peak %.3f GB  %.3g events "
-                  "(%.3g/s)\n",
+                  "(%.3g/s)",
                   names[i], f.wall_s, f.setup_s, f.simulated_s, level[i].peak_gb, f.events,
                   f.events / f.wall_s);
+      if (f.reallocations > 0) std::printf("  %.3g reallocations", f.reallocations);
+      std::printf("\n");
     }
     if (level[0].figures.ok && level[1].figures.ok) {
       const Figures& p = level[0].figures;

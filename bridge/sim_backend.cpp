@@ -36,6 +36,7 @@ SimBackend::~SimBackend() { kernel_.set_in_flight_probe({}); }
 
 uint64_t SimBackend::in_flight() const {
   uint64_t pending = queued_ - delivered_;
+  if (pending > 0) return pending;
   for (const auto& transport : transports_) pending += transport->GetPendingSends();
   return pending;
 }

@@ -42,6 +42,9 @@ class SimBackend {
 
   // Messages handed to the transports and not yet delivered, and sends still waiting for the
   // destination's acknowledgement (RDMA): a rank blocked on either waits on the network.
+  // Counts the acknowledgements only when no message is undelivered: the deadlock check,
+  // which runs after every delivery, asks only whether anything is in flight, and asking each
+  // of thousands of transports every time made a large run quadratic.
   uint64_t in_flight() const;
 
  private:

@@ -89,6 +89,7 @@ FlowMessageTransport::DoDispose()
     {
         peer.grow.Cancel();
         peer.route.peer = nullptr;
+        peer.carried.Nullify();
     }
     m_peers.clear();
     m_network = nullptr;
@@ -130,6 +131,7 @@ FlowMessageTransport::PeerOf(uint32_t dst)
                                                 << ": no network (FlowNetworkHelper sets it up)");
     Peer& peer = m_peers[dst];
     peer.route = m_resolver(GetEndpointId(), dst);
+    peer.carried = MakeCallback(&FlowMessageTransport::Carried, this, dst);
     return peer;
 }
 
@@ -226,28 +228,20 @@ FlowMessageTransport::Transmit(uint32_t dst, const Waiting& message)
     {
         ++m_pending;
     }
-    m_network->When(stream,
-                    end,
-                    MakeCallback(&FlowMessageTransport::Carried,
-                                 this,
-                                 dst,
-                                 message.channel,
-                                 message.cookie,
-                                 message.bytes,
-                                 wire,
-                                 onSent));
+    peer.inFlight.push_back({message.channel, message.cookie, message.bytes, wire, onSent});
+    m_network->When(stream, end, peer.carried);
 }
 
 void
-FlowMessageTransport::Carried(uint32_t dst,
-                              uint64_t channel,
-                              uint64_t cookie,
-                              uint64_t bytes,
-                              uint64_t wire,
-                              Callback<void> onSent)
+FlowMessageTransport::Carried(uint32_t dst)
 {
     Peer& peer = m_peers.at(dst);
     const FlowRoute& route = peer.route;
+    NS_ASSERT(!peer.inFlight.empty());
+    const InFlight message = std::move(peer.inFlight.front());
+    peer.inFlight.pop_front();
+    const uint64_t bytes = message.bytes;
+    const uint64_t wire = message.wire;
     // The last packet still crosses the hops after the first: whole on store-and-forward
     // hops, its header on cut-through ones.
     const uint64_t stream = bytes + m_messageOverhead;
@@ -271,8 +265,8 @@ FlowMessageTransport::Carried(uint32_t dst,
                         &FlowMessageTransport::Arrive,
                         route.peer,
                         GetEndpointId(),
-                        channel,
-                        cookie,
+                        message.channel,
+                        message.cookie,
                         bytes);
     if (!m_connection)
     {
@@ -280,7 +274,7 @@ FlowMessageTransport::Carried(uint32_t dst,
         Simulator::Schedule(arrival - Simulator::Now() + route.ackLatency,
                             &FlowMessageTransport::Acknowledged,
                             this,
-                            onSent);
+                            message.onSent);
     }
 }
 

@@ -124,10 +124,24 @@ class FlowMessageTransport : public MessageTransport
         Callback<void> onSent;  //!< Sent callback
     };
 
+    /// A message in its stream, not yet carried to its end.
+    struct InFlight
+    {
+        uint64_t channel;       //!< Destination channel
+        uint64_t cookie;        //!< Sender's cookie
+        uint64_t bytes;         //!< Payload
+        uint64_t wire;          //!< Wire bytes
+        Callback<void> onSent;  //!< Sent callback, run on acknowledgement (RDMA); or null
+    };
+
     /// This endpoint's side of a pair.
     struct Peer
     {
         FlowRoute route;              //!< The path
+        /// Messages in the stream, in order: a stream carries them in order, so the front
+        /// one is the next to reach its end (one callback per peer, not one per message).
+        std::deque<InFlight> inFlight;
+        Callback<void> carried;       //!< Carried, bound to this peer
         bool open{false};             //!< Messages go straight into the stream
         bool opening{false};          //!< The handshake is under way
         std::deque<Waiting> waiting;  //!< Messages sent before it opened
@@ -142,9 +156,8 @@ class FlowMessageTransport : public MessageTransport
     void Open(uint32_t dst);
     /// Put a message into the stream to a peer.
     void Transmit(uint32_t dst, const Waiting& message);
-    /// A stream's last byte of a message was carried.
-    void Carried(uint32_t dst, uint64_t channel, uint64_t cookie, uint64_t bytes, uint64_t wire,
-                 Callback<void> onSent);
+    /// The stream to a peer carried the last byte of its front message.
+    void Carried(uint32_t dst);
     /// A message's acknowledgement is back.
     void Acknowledged(Callback<void> onSent);
     /// Raise a slow-start window after a round trip.
