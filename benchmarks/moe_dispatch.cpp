@@ -49,6 +49,7 @@ struct Options {
   std::string level = "packet";
   std::string routing;  // the packet level's; empty: the preset's
   std::string flow_ep;  // the flow level's expert-parallel sizes; empty: --ep's
+  std::string flow_resolution;  // ns3::FlowNetwork::Resolution; empty: its default (exact)
 };
 
 struct Result {
@@ -68,6 +69,9 @@ Result simulate(const Options& o, int ep, int tokens, const std::string& scheme,
   const std::string routing = level == "flow" ? "ecmp" : o.routing;
   std::string network = R"("preset": ")" + o.preset + R"(", "transport": { "level": ")" + level + R"(" })";
   if (!routing.empty()) network += R"(, "switch": { "routing": ")" + routing + R"(" })";
+  if (level == "flow" && !o.flow_resolution.empty()) {
+    network += R"(, "ns3_defaults": { "ns3::FlowNetwork::Resolution": ")" + o.flow_resolution + R"(" })";
+  }
   const std::string text = R"({
     "name": "moe-dispatch",
     "model": { "preset": ")" + o.model + R"(", "layers": )" + std::to_string(o.layers) + R"( },
@@ -162,6 +166,8 @@ int main(int argc, char** argv) {
   cmd.AddValue("routing", "the packet level's switch routing (ecmp, adaptive); empty: the preset's",
                o.routing);
   cmd.AddValue("flow-ep", "the flow level's expert-parallel sizes; empty: --ep's", o.flow_ep);
+  cmd.AddValue("flow-resolution", "the flow level's ns3::FlowNetwork::Resolution (e.g. 100ns); "
+               "empty: its default", o.flow_resolution);
   cmd.AddValue("out", "the markdown report", o.out);
   cmd.Parse(argc, argv);
   std::vector<std::string> levels;

@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <queue>
 
 namespace ns3
 {
@@ -64,10 +63,11 @@ FlowNetwork::GetTypeId()
 FlowNetwork::FlowNetwork()
     : m_reallocationPending(false),
       m_reallocations(0),
-      m_epoch(0),
       m_wakeNs(-1),
       m_inWake(false),
-      m_resolution(0)
+      m_resolution(0),
+      m_epoch(0),
+      m_stepsPerSecond(static_cast<double>(ns3::Seconds(1).GetTimeStep()))
 {
 }
 
@@ -103,7 +103,6 @@ FlowNetwork::AddLink(DataRate rate, Ptr<NetDevice> transmitter)
     m_linkEpoch.push_back(0);
     m_remaining.push_back(0);
     m_unfixed.push_back(0);
-    m_version.push_back(0);
     return static_cast<uint32_t>(m_links.size() - 1);
 }
 
@@ -134,7 +133,7 @@ FlowNetwork::GetLinkBytes(uint32_t link) const
     for (uint32_t id : m_links[link].streams)
     {
         const Stream& s = m_streams[id];
-        bytes += s.rate * (now - s.since).GetSeconds();
+        bytes += s.rate * Seconds(now - s.since);
     }
     return static_cast<uint64_t>(std::llround(bytes));
 }
@@ -171,7 +170,7 @@ double
 FlowNetwork::GetCarried(uint32_t stream) const
 {
     const Stream& s = m_streams.at(stream);
-    return s.carried + s.rate * (Simulator::Now() - s.since).GetSeconds();
+    return s.carried + s.rate * Seconds(Simulator::Now() - s.since);
 }
 
 uint64_t
@@ -186,7 +185,7 @@ FlowNetwork::Advance(Stream& s)
     const Time now = Simulator::Now();
     if (s.active && now > s.since)
     {
-        const double delta = s.rate * (now - s.since).GetSeconds();
+        const double delta = s.rate * Seconds(now - s.since);
         s.carried += delta;
         for (uint32_t l : s.path)
         {
@@ -365,27 +364,21 @@ FlowNetwork::Reallocate()
     }
     NS_LOG_LOGIC("reallocating " << streams.size() << " streams on " << links.size() << " links");
 
-    // Progressive filling. A heap entry is a link's equal share (or a capped stream's cap);
-    // a link's entry is stale once its version moved on.
-    struct Entry
-    {
-        double share;
-        uint32_t id;
-        uint32_t version; // links: the version it was pushed at; UINT32_MAX: a stream's cap
-        bool operator>(const Entry& o) const
-        {
-            return share > o.share || (share == o.share && id > o.id);
-        }
-    };
-    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
+    // Progressive filling. A heap entry is a link's equal share when pushed (or a capped
+    // stream's cap). Fixing streams at the smallest share never lowers another link's share
+    // (remaining - r over unfixed - 1, with r at most remaining / unfixed), so an entry can
+    // only be stale low: a popped link whose share has grown since goes back in at its new
+    // share, rather than every fix pushing an entry for every link of the stream's path.
+    using Entry = FillEntry;
+    std::vector<Entry>& heap = m_heap;
+    heap.clear();
     for (uint32_t l : links)
     {
         m_remaining[l] = m_links[l].capacity;
         m_unfixed[l] = static_cast<uint32_t>(m_links[l].streams.size());
-        m_version[l] = 0;
         if (m_unfixed[l] > 0)
         {
-            heap.push({m_remaining[l] / m_unfixed[l], l, 0});
+            heap.push_back({m_remaining[l] / m_unfixed[l], l, false});
         }
     }
     // A stream is unfixed while its epoch is this one; fixing it moves its epoch back by one.
@@ -396,9 +389,10 @@ FlowNetwork::Reallocate()
         m_oldRates.push_back(m_streams[id].rate);
         if (m_streams[id].cap > 0)
         {
-            heap.push({m_streams[id].cap, id, UINT32_MAX});
+            heap.push_back({m_streams[id].cap, id, true});
         }
     }
+    std::make_heap(heap.begin(), heap.end(), std::greater<Entry>());
     auto fix = [&](uint32_t id, double rate) {
         Stream& s = m_streams[id];
         m_streamEpoch[id] = epoch - 1;
@@ -406,17 +400,15 @@ FlowNetwork::Reallocate()
         for (uint32_t m : s.path)
         {
             m_remaining[m] = std::max(0.0, m_remaining[m] - rate);
-            if (--m_unfixed[m] > 0)
-            {
-                heap.push({m_remaining[m] / m_unfixed[m], m, ++m_version[m]});
-            }
+            --m_unfixed[m];
         }
     };
     while (!heap.empty())
     {
-        const Entry top = heap.top();
-        heap.pop();
-        if (top.version == UINT32_MAX)
+        std::pop_heap(heap.begin(), heap.end(), std::greater<Entry>());
+        const Entry top = heap.back();
+        heap.pop_back();
+        if (top.cap)
         {
             if (m_streamEpoch[top.id] == epoch)
             {
@@ -425,12 +417,18 @@ FlowNetwork::Reallocate()
             continue;
         }
         const uint32_t l = top.id;
-        if (top.version != m_version[l] || m_unfixed[l] == 0)
+        if (m_unfixed[l] == 0)
         {
             continue;
         }
         const double share = m_remaining[l] / m_unfixed[l];
-        // Copy: fixing does not change this link's list, but keep the loop plain.
+        // Still the smallest if no entry left is below it (they can only be stale low).
+        if (share > top.share * (1 + 1e-12) && !heap.empty() && heap.front().share < share)
+        {
+            heap.push_back({share, l, false});
+            std::push_heap(heap.begin(), heap.end(), std::greater<Entry>());
+            continue;
+        }
         for (uint32_t id : m_links[l].streams)
         {
             if (m_streamEpoch[id] == epoch)
@@ -455,21 +453,45 @@ FlowNetwork::Reallocate()
             link.loadSince = now;
         }
     }
-    // A stream whose rate did not move keeps its due time.
+    // A stream whose rate did not move keeps its due time. Where most moved (an all-to-all),
+    // the due heap is rebuilt once rather than pushed into thousands of times.
+    const std::size_t before = m_due.size();
     for (std::size_t i = 0; i < streams.size(); ++i)
     {
         if (m_streams[streams[i]].rate != m_oldRates[i])
         {
-            ScheduleNext(streams[i]);
+            Unschedule(m_streams[streams[i]]);
+            AppendDue(streams[i]);
         }
     }
+    const std::size_t added = m_due.size() - before;
+    if (added > before / 4)
+    {
+        DropStale();
+        std::make_heap(m_due.begin(), m_due.end(), std::greater<Due>());
+    }
+    else
+    {
+        for (std::size_t i = before + 1; i <= m_due.size(); ++i)
+        {
+            std::push_heap(m_due.begin(), m_due.begin() + i, std::greater<Due>());
+        }
+    }
+    ScheduleWake();
+}
+
+double
+FlowNetwork::Seconds(Time span) const
+{
+    // Time::GetSeconds converts through 128-bit arithmetic; this runs for every stream on
+    // every reallocation. A division by a whole number of steps rounds as exactly as it can.
+    return static_cast<double>(span.GetTimeStep()) / m_stepsPerSecond;
 }
 
 void
-FlowNetwork::ScheduleNext(uint32_t id)
+FlowNetwork::AppendDue(uint32_t id)
 {
     Stream& s = m_streams[id];
-    Unschedule(s);
     if (!s.active || s.rate <= 0)
     {
         return;
@@ -484,8 +506,33 @@ FlowNetwork::ScheduleNext(uint32_t id)
     // Up to the next nanosecond, so that the stream has passed the target when it fires.
     const auto ns = static_cast<int64_t>(std::ceil(seconds * 1e9 - 1e-6));
     m_due.push_back({Simulator::Now().GetNanoSeconds() + std::max<int64_t>(ns, 0), id, s.due});
-    std::push_heap(m_due.begin(), m_due.end(), std::greater<Due>());
-    ScheduleWake();
+}
+
+void
+FlowNetwork::DropStale()
+{
+    std::size_t live = 0;
+    for (const Due& d : m_due)
+    {
+        if (m_streams[d.stream].due == d.version)
+        {
+            m_due[live++] = d;
+        }
+    }
+    m_due.resize(live);
+}
+
+void
+FlowNetwork::ScheduleNext(uint32_t id)
+{
+    Unschedule(m_streams[id]);
+    const std::size_t before = m_due.size();
+    AppendDue(id);
+    if (m_due.size() > before)
+    {
+        std::push_heap(m_due.begin(), m_due.end(), std::greater<Due>());
+        ScheduleWake();
+    }
 }
 
 void
@@ -510,15 +557,7 @@ FlowNetwork::ScheduleWake()
     // Stale entries deeper down are dropped wholesale once they outnumber the live ones.
     if (m_due.size() > 1024 && m_due.size() > 4 * m_streams.size())
     {
-        std::vector<Due> live;
-        for (const Due& d : m_due)
-        {
-            if (m_streams[d.stream].due == d.version)
-            {
-                live.push_back(d);
-            }
-        }
-        m_due.swap(live);
+        DropStale();
         std::make_heap(m_due.begin(), m_due.end(), std::greater<Due>());
     }
     if (m_due.empty())

@@ -176,6 +176,12 @@ class FlowNetwork : public Object
     void Wake();
     /// Schedule a stream's next mark at its rate.
     void ScheduleNext(uint32_t id);
+    /// Append a stream's next due entry to m_due, outside the heap order (the caller restores it).
+    void AppendDue(uint32_t id);
+    /// Drop m_due's stale entries (the heap order is lost).
+    void DropStale();
+    /// \param span a time span \return it in seconds, cheaply
+    double Seconds(Time span) const;
     /// A stream reached its next mark.
     void MarkReached(uint32_t id);
 
@@ -214,8 +220,21 @@ class FlowNetwork : public Object
     std::vector<uint32_t> m_streamEpoch; //!< Last reallocation a stream was visited in
     std::vector<double> m_remaining;     //!< Per link, capacity not yet given out
     std::vector<uint32_t> m_unfixed;     //!< Per link, streams not yet fixed
-    std::vector<uint32_t> m_version;     //!< Per link, bumped when its share changes
     uint32_t m_epoch;                    //!< This reallocation's number
+    /// An entry of progressive filling's heap: a link's equal share when pushed, or a
+    /// capped stream's cap.
+    struct FillEntry
+    {
+        double share; //!< Bytes per second
+        uint32_t id;  //!< The link, or the stream
+        bool cap;     //!< A stream's cap, not a link's share
+        bool operator>(const FillEntry& o) const
+        {
+            return share > o.share || (share == o.share && id > o.id);
+        }
+    };
+    std::vector<FillEntry> m_heap;       //!< Progressive filling's heap (a min-heap)
+    double m_stepsPerSecond;             //!< Time steps in one second
 
     TracedCallback<uint32_t, Time, Time, double> m_linkLoadTrace; //!< A link's load changed
 };
