@@ -2,8 +2,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// The flow level's network against hand-computed max-min fair shares, and a message at the
-// flow level over an InfiniBand-like star against the cut-through pipeline's formula.
+// The flow level's network against hand-computed max-min fair shares and, on random networks,
+// against the definition of max-min fairness; and a message at the flow level over an
+// InfiniBand-like star against the cut-through pipeline's formula.
 
 #include "ns3/data-rate.h"
 #include "ns3/flow-network-helper.h"
@@ -13,6 +14,9 @@
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <random>
 #include <vector>
 
 using namespace ns3;
@@ -92,6 +96,110 @@ class FlowNetworkMaxMinTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ_TOL(chain->GetRate(y), 2 * mb, 1, "y halves L2");
         NS_TEST_EXPECT_MSG_EQ_TOL(chain->GetRate(z), 2 * mb, 1, "z halves L2");
         Simulator::Destroy();
+    }
+};
+
+/**
+ * Random networks against the definition rather than a second implementation: rates are
+ * max-min fair when no link carries more than its capacity and every stream either runs at
+ * its cap or crosses a bottleneck, a full link on which no stream runs faster than it.
+ * Streams start and end at random instants, so the rates checked are those the incremental
+ * reallocations leave, not only a first allocation.
+ */
+class FlowNetworkMaxMinPropertyTestCase : public TestCase
+{
+  public:
+    FlowNetworkMaxMinPropertyTestCase()
+        : TestCase("random networks: rates are feasible and every stream has a bottleneck")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::mt19937 random(12345); // a fixed seed: the same networks every run
+        for (int trial = 0; trial < 40; ++trial)
+        {
+            Ptr<FlowNetwork> net = CreateObject<FlowNetwork>();
+            const uint32_t nLinks = 3 + random() % 10;
+            std::vector<double> capacity;
+            for (uint32_t l = 0; l < nLinks; ++l)
+            {
+                capacity.push_back(1e6 * (1 + random() % 20));
+                AddLink(net, capacity.back());
+            }
+            const uint32_t nStreams = 2 + random() % 30;
+            std::vector<double> cap(nStreams, 0);
+            for (uint32_t s = 0; s < nStreams; ++s)
+            {
+                std::vector<uint32_t> links(nLinks);
+                for (uint32_t l = 0; l < nLinks; ++l)
+                {
+                    links[l] = l;
+                }
+                std::shuffle(links.begin(), links.end(), random);
+                links.resize(1 + random() % std::min<uint32_t>(4, nLinks));
+                net->AddStream(links);
+                if (random() % 5 == 0)
+                {
+                    cap[s] = 1e5 * (1 + random() % 50);
+                    net->SetCap(s, cap[s]);
+                }
+                // Bytes for 1 to 100 ms at a megabyte per second, from 0 to 20 ms.
+                const uint64_t bytes = 1000 * (1 + random() % 100);
+                Simulator::Schedule(MicroSeconds(random() % 20000),
+                                    [net, s, bytes]() { net->Push(s, bytes); });
+            }
+            for (int check = 1; check <= 20; ++check)
+            {
+                Simulator::Stop(MicroSeconds(1500) + NanoSeconds(1));
+                Simulator::Run();
+                Check(net, capacity, cap, trial);
+            }
+            Simulator::Destroy();
+        }
+    }
+
+    void Check(Ptr<FlowNetwork> net,
+               const std::vector<double>& capacity,
+               const std::vector<double>& cap,
+               int trial)
+    {
+        const double tolerance = 1e-6;
+        std::vector<double> load(capacity.size(), 0);
+        std::vector<double> fastest(capacity.size(), 0);
+        for (uint32_t s = 0; s < cap.size(); ++s)
+        {
+            for (uint32_t l : net->GetPath(s))
+            {
+                load[l] += net->GetRate(s);
+                fastest[l] = std::max(fastest[l], net->GetRate(s));
+            }
+        }
+        for (uint32_t l = 0; l < capacity.size(); ++l)
+        {
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(load[l],
+                                        capacity[l] * (1 + tolerance),
+                                        "trial " << trial << ": link " << l << " overbooked");
+        }
+        for (uint32_t s = 0; s < cap.size(); ++s)
+        {
+            const double rate = net->GetRate(s);
+            if (rate == 0)
+            {
+                continue; // idle: nothing to carry
+            }
+            bool bottlenecked = cap[s] > 0 && std::abs(rate - cap[s]) <= tolerance * cap[s];
+            for (uint32_t l : net->GetPath(s))
+            {
+                bottlenecked |= load[l] >= capacity[l] * (1 - tolerance) &&
+                                rate >= fastest[l] * (1 - tolerance);
+            }
+            NS_TEST_EXPECT_MSG_EQ(bottlenecked,
+                                  true,
+                                  "trial " << trial << ": stream " << s << " at " << rate
+                                           << " B/s could run faster");
+        }
     }
 };
 
@@ -212,6 +320,7 @@ class FlowNetworkTestSuite : public TestSuite
         : TestSuite("uniference-flow-network", UNIT)
     {
         AddTestCase(new FlowNetworkMaxMinTestCase, TestCase::QUICK);
+        AddTestCase(new FlowNetworkMaxMinPropertyTestCase, TestCase::QUICK);
         AddTestCase(new FlowNetworkCompletionTestCase, TestCase::QUICK);
         AddTestCase(new FlowTransportOnIbStarTestCase, TestCase::QUICK);
     }
