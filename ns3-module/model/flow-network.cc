@@ -81,10 +81,7 @@ FlowNetwork::DoDispose()
         Simulator::Remove(m_wake);
     }
     m_due.clear();
-    for (Stream& s : m_streams)
-    {
-        s.marks.clear();
-    }
+    m_marks.clear();
     for (Link& l : m_links)
     {
         l.device = nullptr;
@@ -129,7 +126,7 @@ FlowNetwork::GetLinkBytes(uint32_t link) const
 {
     // Active streams have carried more than the last update counted.
     double bytes = m_links.at(link).bytes;
-    const Time now = Simulator::Now();
+    const int64_t now = Simulator::Now().GetTimeStep();
     for (uint32_t id : m_links[link].streams)
     {
         const Stream& s = m_streams[id];
@@ -147,9 +144,14 @@ FlowNetwork::AddStream(const std::vector<uint32_t>& path)
         NS_ABORT_MSG_IF(l >= m_links.size(), "FlowNetwork: no link " << l);
     }
     Stream s;
-    s.path = path;
-    s.slot.assign(path.size(), 0);
-    m_streams.push_back(std::move(s));
+    s.first = static_cast<uint32_t>(m_pathLinks.size());
+    s.hops = static_cast<uint32_t>(path.size());
+    s.since = Simulator::Now().GetTimeStep();
+    m_pathLinks.insert(m_pathLinks.end(), path.begin(), path.end());
+    m_pathSlots.resize(m_pathLinks.size(), 0);
+    m_paths.push_back(path);
+    m_marks.emplace_back();
+    m_streams.push_back(s);
     m_streamEpoch.push_back(0);
     return static_cast<uint32_t>(m_streams.size() - 1);
 }
@@ -157,7 +159,7 @@ FlowNetwork::AddStream(const std::vector<uint32_t>& path)
 const std::vector<uint32_t>&
 FlowNetwork::GetPath(uint32_t stream) const
 {
-    return m_streams.at(stream).path;
+    return m_paths.at(stream);
 }
 
 double
@@ -170,7 +172,7 @@ double
 FlowNetwork::GetCarried(uint32_t stream) const
 {
     const Stream& s = m_streams.at(stream);
-    return s.carried + s.rate * Seconds(Simulator::Now() - s.since);
+    return s.carried + s.rate * Seconds(Simulator::Now().GetTimeStep() - s.since);
 }
 
 uint64_t
@@ -180,19 +182,24 @@ FlowNetwork::GetReallocations() const
 }
 
 void
-FlowNetwork::Advance(Stream& s)
+FlowNetwork::Advance(Stream& s, int64_t now)
 {
-    const Time now = Simulator::Now();
     if (s.active && now > s.since)
     {
         const double delta = s.rate * Seconds(now - s.since);
         s.carried += delta;
-        for (uint32_t l : s.path)
+        for (uint32_t i = s.first; i < s.first + s.hops; ++i)
         {
-            m_links[l].bytes += delta;
+            m_links[m_pathLinks[i]].bytes += delta;
         }
     }
     s.since = now;
+}
+
+void
+FlowNetwork::Advance(Stream& s)
+{
+    Advance(s, Simulator::Now().GetTimeStep());
 }
 
 uint64_t
@@ -225,13 +232,15 @@ FlowNetwork::When(uint32_t stream, uint64_t offset, Callback<void> cb)
     }
     NS_ABORT_MSG_IF(offset > s.pushed,
                     "FlowNetwork: a mark beyond the bytes pushed would never be reached");
-    auto at = s.marks.end();
-    while (at != s.marks.begin() && std::prev(at)->offset > offset)
+    std::deque<Mark>& marks = m_marks[stream];
+    auto at = marks.end();
+    while (at != marks.begin() && std::prev(at)->offset > offset)
     {
         --at;
     }
-    const bool first = at == s.marks.begin();
-    s.marks.insert(at, Mark{offset, cb});
+    const bool first = at == marks.begin();
+    marks.insert(at, Mark{offset, cb});
+    s.nextMark = marks.front().offset;
     if (first && s.active)
     {
         ScheduleNext(stream);
@@ -257,36 +266,37 @@ void
 FlowNetwork::Activate(uint32_t id)
 {
     Stream& s = m_streams[id];
-    for (std::size_t i = 0; i < s.path.size(); ++i)
+    for (uint32_t i = s.first; i < s.first + s.hops; ++i)
     {
-        std::vector<uint32_t>& on = m_links[s.path[i]].streams;
-        s.slot[i] = static_cast<uint32_t>(on.size());
+        std::vector<uint32_t>& on = m_links[m_pathLinks[i]].streams;
+        m_pathSlots[i] = static_cast<uint32_t>(on.size());
         on.push_back(id);
     }
     s.active = true;
-    s.since = Simulator::Now();
+    s.since = Simulator::Now().GetTimeStep();
 }
 
 void
 FlowNetwork::Deactivate(uint32_t id)
 {
     Stream& s = m_streams[id];
-    for (std::size_t i = 0; i < s.path.size(); ++i)
+    for (uint32_t i = s.first; i < s.first + s.hops; ++i)
     {
-        std::vector<uint32_t>& on = m_links[s.path[i]].streams;
+        const uint32_t link = m_pathLinks[i];
+        std::vector<uint32_t>& on = m_links[link].streams;
         const uint32_t last = on.back();
-        const uint32_t slot = s.slot[i];
+        const uint32_t slot = m_pathSlots[i];
         on[slot] = last;
         on.pop_back();
         if (last != id)
         {
             // The moved stream's slot on this link follows it.
-            Stream& moved = m_streams[last];
-            for (std::size_t j = 0; j < moved.path.size(); ++j)
+            const Stream& moved = m_streams[last];
+            for (uint32_t j = moved.first; j < moved.first + moved.hops; ++j)
             {
-                if (moved.path[j] == s.path[i])
+                if (m_pathLinks[j] == link)
                 {
-                    moved.slot[j] = slot;
+                    m_pathSlots[j] = slot;
                     break;
                 }
             }
@@ -338,9 +348,10 @@ FlowNetwork::Reallocate()
     };
     for (uint32_t id : m_changed)
     {
-        for (uint32_t l : m_streams[id].path)
+        const Stream& s = m_streams[id];
+        for (uint32_t i = s.first; i < s.first + s.hops; ++i)
         {
-            visitLink(l);
+            visitLink(m_pathLinks[i]);
         }
     }
     m_changed.clear();
@@ -355,9 +366,10 @@ FlowNetwork::Reallocate()
             {
                 m_streamEpoch[id] = epoch;
                 streams.push_back(id);
-                for (uint32_t m : m_streams[id].path)
+                const Stream& s = m_streams[id];
+                for (uint32_t i = s.first; i < s.first + s.hops; ++i)
                 {
-                    visitLink(m);
+                    visitLink(m_pathLinks[i]);
                 }
             }
         }
@@ -383,13 +395,15 @@ FlowNetwork::Reallocate()
     }
     // A stream is unfixed while its epoch is this one; fixing it moves its epoch back by one.
     m_oldRates.clear();
+    const int64_t now = Simulator::Now().GetTimeStep();
     for (uint32_t id : streams)
     {
-        Advance(m_streams[id]);
-        m_oldRates.push_back(m_streams[id].rate);
-        if (m_streams[id].cap > 0)
+        Stream& s = m_streams[id];
+        Advance(s, now);
+        m_oldRates.push_back(s.rate);
+        if (s.cap > 0)
         {
-            heap.push_back({m_streams[id].cap, id, true});
+            heap.push_back({s.cap, id, true});
         }
     }
     std::make_heap(heap.begin(), heap.end(), std::greater<Entry>());
@@ -397,8 +411,9 @@ FlowNetwork::Reallocate()
         Stream& s = m_streams[id];
         m_streamEpoch[id] = epoch - 1;
         s.rate = rate;
-        for (uint32_t m : s.path)
+        for (uint32_t i = s.first; i < s.first + s.hops; ++i)
         {
+            const uint32_t m = m_pathLinks[i];
             m_remaining[m] = std::max(0.0, m_remaining[m] - rate);
             --m_unfixed[m];
         }
@@ -438,19 +453,19 @@ FlowNetwork::Reallocate()
         }
     }
 
-    const Time now = Simulator::Now();
+    const Time at = Simulator::Now();
     for (uint32_t l : links)
     {
         Link& link = m_links[l];
         const double load = link.streams.empty() ? 0.0 : link.capacity - m_remaining[l];
         if (std::abs(load - link.load) > 1e-9 * link.capacity)
         {
-            if (link.load > 0 && now > link.loadSince)
+            if (link.load > 0 && at > link.loadSince)
             {
-                m_linkLoadTrace(l, link.loadSince, now, std::min(1.0, link.load / link.capacity));
+                m_linkLoadTrace(l, link.loadSince, at, std::min(1.0, link.load / link.capacity));
             }
             link.load = load;
-            link.loadSince = now;
+            link.loadSince = at;
         }
     }
     // A stream whose rate did not move keeps its due time. Where most moved (an all-to-all),
@@ -481,11 +496,11 @@ FlowNetwork::Reallocate()
 }
 
 double
-FlowNetwork::Seconds(Time span) const
+FlowNetwork::Seconds(int64_t steps) const
 {
     // Time::GetSeconds converts through 128-bit arithmetic; this runs for every stream on
     // every reallocation. A division by a whole number of steps rounds as exactly as it can.
-    return static_cast<double>(span.GetTimeStep()) / m_stepsPerSecond;
+    return static_cast<double>(steps) / m_stepsPerSecond;
 }
 
 void
@@ -497,11 +512,7 @@ FlowNetwork::AppendDue(uint32_t id)
         return;
     }
     Advance(s);
-    double target = static_cast<double>(s.pushed);
-    if (!s.marks.empty())
-    {
-        target = std::min(target, static_cast<double>(s.marks.front().offset));
-    }
+    const double target = static_cast<double>(std::min(s.pushed, s.nextMark));
     const double seconds = std::max(0.0, (target - s.carried) / s.rate);
     // Up to the next nanosecond, so that the stream has passed the target when it fires.
     const auto ns = static_cast<int64_t>(std::ceil(seconds * 1e9 - 1e-6));
@@ -604,11 +615,7 @@ FlowNetwork::MarkReached(uint32_t id)
     Stream& s = m_streams[id];
     const double before = s.carried;
     Advance(s);
-    double target = static_cast<double>(s.pushed);
-    if (!s.marks.empty())
-    {
-        target = std::min(target, static_cast<double>(s.marks.front().offset));
-    }
+    const double target = static_cast<double>(std::min(s.pushed, s.nextMark));
     // The event was set for the target, rounded up to a nanosecond: the stream is there, give
     // or take what the rounding and floating point make of it.
     const double pushed = static_cast<double>(s.pushed);
@@ -617,19 +624,22 @@ FlowNetwork::MarkReached(uint32_t id)
     {
         at = pushed;
     }
-    for (uint32_t l : s.path)
+    for (uint32_t i = s.first; i < s.first + s.hops; ++i)
     {
-        m_links[l].bytes += at - s.carried;
+        m_links[m_pathLinks[i]].bytes += at - s.carried;
     }
     s.carried = at;
     NS_LOG_LOGIC("stream " << id << " carried " << before << " -> " << s.carried);
-    std::vector<Callback<void>> due;
-    while (!s.marks.empty() &&
-           static_cast<double>(s.marks.front().offset) <= s.carried + CARRIED_SLACK)
+    // Usually one mark is due (a message's end); more go to a list.
+    std::deque<Mark>& marks = m_marks[id];
+    Callback<void> first;
+    std::vector<Callback<void>> more;
+    while (!marks.empty() && static_cast<double>(marks.front().offset) <= s.carried + CARRIED_SLACK)
     {
-        due.push_back(s.marks.front().cb);
-        s.marks.pop_front();
+        (first.IsNull() ? first : more.emplace_back()) = std::move(marks.front().cb);
+        marks.pop_front();
     }
+    s.nextMark = marks.empty() ? UINT64_MAX : marks.front().offset;
     if (s.carried == pushed)
     {
         Deactivate(id);
@@ -638,7 +648,11 @@ FlowNetwork::MarkReached(uint32_t id)
     {
         ScheduleNext(id);
     }
-    for (Callback<void>& cb : due)
+    if (!first.IsNull())
+    {
+        first();
+    }
+    for (Callback<void>& cb : more)
     {
         cb();
     }

@@ -132,19 +132,21 @@ class FlowNetwork : public Object
         Callback<void> cb;  //!< What to run
     };
 
-    /// A stream of bytes along a path.
+    /// A stream of bytes along a path: what a reallocation reads and writes of it, kept small
+    /// (an all-to-all reallocates tens of thousands of streams at every change). Its links
+    /// and its marks live beside it (m_pathLinks, m_marks).
     struct Stream
     {
-        std::vector<uint32_t> path;    //!< Links crossed
-        std::vector<uint32_t> slot;    //!< Per link of the path, its index in the link's list
-        uint64_t pushed{0};            //!< Bytes given to carry
-        double carried{0};             //!< Bytes carried by `since`
-        Time since;                    //!< When `carried` was last brought up to date
-        double rate{0};                //!< Bytes per second
-        double cap{0};                 //!< Own limit; 0: none
-        bool active{false};            //!< Whether it has a rate (bytes left)
-        std::deque<Mark> marks;        //!< Waiting callbacks, by offset
-        uint32_t due{0};               //!< Version of its entry in the due heap; bumped to drop it
+        double carried{0};           //!< Bytes carried by `since`
+        double rate{0};              //!< Bytes per second
+        double cap{0};               //!< Own limit; 0: none
+        int64_t since{0};            //!< When `carried` was last brought up to date (time steps)
+        uint64_t pushed{0};          //!< Bytes given to carry
+        uint64_t nextMark{UINT64_MAX}; //!< The first waiting mark's offset; UINT64_MAX: none
+        uint32_t first{0};           //!< Its first link's index in m_pathLinks
+        uint32_t hops{0};            //!< Its number of links
+        uint32_t due{0};             //!< Version of its entry in the due heap; bumped to drop it
+        bool active{false};          //!< Whether it has a rate (bytes left)
     };
 
     /// One direction of a cable.
@@ -158,6 +160,9 @@ class FlowNetwork : public Object
         double bytes{0};                //!< Bytes carried, up to the last update
     };
 
+    /// Bring a stream's carried bytes to a time.
+    /// \param s the stream \param now the time, in time steps (Simulator::Now's)
+    void Advance(Stream& s, int64_t now);
     /// Bring a stream's carried bytes to now.
     void Advance(Stream& s);
     /// Put an idle stream with bytes to carry on its links.
@@ -180,13 +185,17 @@ class FlowNetwork : public Object
     void AppendDue(uint32_t id);
     /// Drop m_due's stale entries (the heap order is lost).
     void DropStale();
-    /// \param span a time span \return it in seconds, cheaply
-    double Seconds(Time span) const;
+    /// \param steps a span of time steps \return it in seconds, cheaply
+    double Seconds(int64_t steps) const;
     /// A stream reached its next mark.
     void MarkReached(uint32_t id);
 
     std::vector<Link> m_links;          //!< By id
     std::vector<Stream> m_streams;      //!< By id
+    std::vector<uint32_t> m_pathLinks;  //!< Every stream's links, back to back
+    std::vector<uint32_t> m_pathSlots;  //!< Per entry of m_pathLinks, its place in the link's list
+    std::vector<std::vector<uint32_t>> m_paths; //!< Each stream's links, for GetPath
+    std::vector<std::deque<Mark>> m_marks;      //!< Each stream's waiting callbacks, by offset
     std::vector<uint32_t> m_changed;    //!< Streams that changed since the last reallocation
     bool m_reallocationPending;         //!< A reallocation is scheduled now
     uint64_t m_reallocations;           //!< Reallocations run
