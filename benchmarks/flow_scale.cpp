@@ -22,16 +22,15 @@
 // plus the InfiniBand fabric's own event queue, which the flow level leaves idle) per wall
 // second. Goal for 4,096-rank MoE dispatch: under 60 s and 4 GB.
 //
-//   flow-scale                                  part a, then part b at 256 ranks (about 2 min)
-//   flow-scale --part=a                         part a only (about 15 s)
-//   flow-scale --part=b --ranks=1024 --cases=ring,tree    about 30 s
+//   flow-scale                                  part a, then part b at 256 ranks (about 40 s)
+//   flow-scale --part=a                         part a only (about 20 s)
+//   flow-scale --part=b --ranks=1024 --cases=ring,tree    about 25 s
 //   flow-scale --part=b --ranks=4096 --cases=tree         about 10 s
+//   flow-scale --part=b --ranks=1024 --cases=moe          about 2 min, 2.2 GB
 //   flow-scale --part=b --ranks=1024,4096       the scale figures; as measured on 2 cores
-//                                               (docs/moe.md#the-flow-level) the MoE cases and the
-//                                               4,096-rank ring run for tens of minutes or more
-//   flow-scale --part=b --ranks=512 --cases=moe            about 7 min, 1.5 GB
+//                                               (docs/moe.md#the-flow-level) the 4,096-rank MoE
+//                                               and ring cases run for tens of minutes
 //   flow-scale --part=a --ab-ranks=32           a quicker look at both levels
-//   valgrind --tool=callgrind flow-scale --part=a --ab-levels=flow    the flow level's profile
 #include "apps/run_scenario.h"
 #include "apps/scenario.h"
 #include "bridge/sim_cluster.h"

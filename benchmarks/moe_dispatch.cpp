@@ -7,7 +7,7 @@
 //
 //   moe-dispatch [--preset=cm384] [--model=deepseek-v3] [--layers=4] [--ep=16,32,64,128]
 //                [--tokens=8,16,32,64,128] [--level=packet|flow|both] [--routing=]
-//                [--flow-ep=] [--out=moe-dispatch.md]
+//                [--flow-ep=] [--flow-resolution=] [--out=moe-dispatch.md]
 //
 // --level picks /network/transport/level: the packet level (every packet through the
 // fabric), the flow level (every message a max-min fair flow; far faster), or both, which
@@ -15,8 +15,10 @@
 // wall time each level took. The flow level follows one path per queue pair, so it runs
 // with ECMP where the preset routes adaptively (both presets do); --routing=ecmp runs the
 // packet level with ECMP too, to tell the level's difference from the routing's. --flow-ep
-// runs the flow level on fewer EP sizes than --ep (docs/moe-study/cm384.md: 16,32, as its
-// reallocations grow with the number of concurrent flows).
+// runs the flow level on fewer EP sizes than --ep. --flow-resolution sets
+// ns3::FlowNetwork::Resolution: an all-to-all's EP^2 flows all share one component, and every
+// rate change recomputes it, so at EP 64 and 128 batching the changes at 100 ns
+// (docs/moe-study/cm384.md) runs 3-4 times faster than exact for about 1-2% of dispatch time.
 //
 // Bandwidth is reported as DeepEP reports it: tokens x top-k x bytes per copy / dispatch
 // time, with float32 copies of hidden features (the simulator's messages carry float32).
