@@ -172,7 +172,7 @@ FlowMessageTransport::Open(uint32_t dst)
         m_network->SetCap(peer.route.stream, cap);
         peer.grow = Simulator::Schedule(peer.route.roundTrip, &FlowMessageTransport::Grow, this, dst);
     }
-    std::deque<Waiting> waiting;
+    std::vector<Waiting> waiting;
     waiting.swap(peer.waiting);
     for (const Waiting& message : waiting)
     {

@@ -5,6 +5,7 @@
 #ifndef FLOW_MESSAGE_TRANSPORT_H
 #define FLOW_MESSAGE_TRANSPORT_H
 
+#include "flow-fifo.h"
 #include "flow-network.h"
 #include "message-transport.h"
 
@@ -12,7 +13,6 @@
 #include "ns3/event-id.h"
 
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <unordered_map>
 #include <vector>
@@ -140,11 +140,11 @@ class FlowMessageTransport : public MessageTransport
         FlowRoute route;              //!< The path
         /// Messages in the stream, in order: a stream carries them in order, so the front
         /// one is the next to reach its end (one callback per peer, not one per message).
-        std::deque<InFlight> inFlight;
+        FlowFifo<InFlight> inFlight;
         Callback<void> carried;       //!< Carried, bound to this peer
         bool open{false};             //!< Messages go straight into the stream
         bool opening{false};          //!< The handshake is under way
-        std::deque<Waiting> waiting;  //!< Messages sent before it opened
+        std::vector<Waiting> waiting; //!< Messages sent before it opened
         Time lastArrival;             //!< When the last message reaches the peer
         bool slowStart{false};        //!< The stream is capped by its window
         EventId grow;                 //!< The next window update

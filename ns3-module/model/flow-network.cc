@@ -149,17 +149,18 @@ FlowNetwork::AddStream(const std::vector<uint32_t>& path)
     s.since = Simulator::Now().GetTimeStep();
     m_pathLinks.insert(m_pathLinks.end(), path.begin(), path.end());
     m_pathSlots.resize(m_pathLinks.size(), 0);
-    m_paths.push_back(path);
     m_marks.emplace_back();
     m_streams.push_back(s);
     m_streamEpoch.push_back(0);
     return static_cast<uint32_t>(m_streams.size() - 1);
 }
 
-const std::vector<uint32_t>&
+std::vector<uint32_t>
 FlowNetwork::GetPath(uint32_t stream) const
 {
-    return m_paths.at(stream);
+    const Stream& s = m_streams.at(stream);
+    return std::vector<uint32_t>(m_pathLinks.begin() + s.first,
+                                 m_pathLinks.begin() + s.first + s.hops);
 }
 
 double
@@ -232,7 +233,7 @@ FlowNetwork::When(uint32_t stream, uint64_t offset, Callback<void> cb)
     }
     NS_ABORT_MSG_IF(offset > s.pushed,
                     "FlowNetwork: a mark beyond the bytes pushed would never be reached");
-    std::deque<Mark>& marks = m_marks[stream];
+    FlowFifo<Mark>& marks = m_marks[stream];
     auto at = marks.end();
     while (at != marks.begin() && std::prev(at)->offset > offset)
     {
@@ -631,7 +632,7 @@ FlowNetwork::MarkReached(uint32_t id)
     s.carried = at;
     NS_LOG_LOGIC("stream " << id << " carried " << before << " -> " << s.carried);
     // Usually one mark is due (a message's end); more go to a list.
-    std::deque<Mark>& marks = m_marks[id];
+    FlowFifo<Mark>& marks = m_marks[id];
     Callback<void> first;
     std::vector<Callback<void>> more;
     while (!marks.empty() && static_cast<double>(marks.front().offset) <= s.carried + CARRIED_SLACK)

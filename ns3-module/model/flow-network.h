@@ -5,6 +5,8 @@
 #ifndef FLOW_NETWORK_H
 #define FLOW_NETWORK_H
 
+#include "flow-fifo.h"
+
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -14,7 +16,6 @@
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 namespace ns3
@@ -84,7 +85,7 @@ class FlowNetwork : public Object
      */
     uint32_t AddStream(const std::vector<uint32_t>& path);
     /// \param stream a stream id \return its links
-    const std::vector<uint32_t>& GetPath(uint32_t stream) const;
+    std::vector<uint32_t> GetPath(uint32_t stream) const;
 
     /**
      * \brief Give a stream more bytes to carry, after those it has.
@@ -194,8 +195,7 @@ class FlowNetwork : public Object
     std::vector<Stream> m_streams;      //!< By id
     std::vector<uint32_t> m_pathLinks;  //!< Every stream's links, back to back
     std::vector<uint32_t> m_pathSlots;  //!< Per entry of m_pathLinks, its place in the link's list
-    std::vector<std::vector<uint32_t>> m_paths; //!< Each stream's links, for GetPath
-    std::vector<std::deque<Mark>> m_marks;      //!< Each stream's waiting callbacks, by offset
+    std::vector<FlowFifo<Mark>> m_marks; //!< Each stream's waiting callbacks, by offset
     std::vector<uint32_t> m_changed;    //!< Streams that changed since the last reallocation
     bool m_reallocationPending;         //!< A reallocation is scheduled now
     uint64_t m_reallocations;           //!< Reallocations run
