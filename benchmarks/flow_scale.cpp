@@ -20,7 +20,8 @@
 //   - tree: the same with the tree algorithm.
 // Prints wall time, peak memory, simulated time, and ns-3 events (Simulator::GetEventCount,
 // plus the InfiniBand fabric's own event queue, which the flow level leaves idle) per wall
-// second. Goal for 4,096-rank MoE dispatch: under 60 s and 4 GB.
+// second. Goal for 4,096-rank MoE dispatch: under 60 s and 4 GB. --resolution sets the MoE
+// case's ns3::FlowNetwork::Resolution (default: exact).
 //
 //   flow-scale                                  part a, then part b at 256 ranks (about 40 s)
 //   flow-scale --part=a                         part a only (about 20 s)
@@ -164,6 +165,7 @@ struct MoeOptions {
   int ep = 256;
   int tokens = 8;
   std::string dispatch = "bsp";
+  std::string resolution;  // ns3::FlowNetwork::Resolution; empty: exact
 };
 
 // One decode step of the MoE model on `ranks` ranks (ep x dp) of a cm384-like superpod, at
@@ -181,7 +183,10 @@ Figures moe(const MoeOptions& o, int ranks) {
     "devices": { "profile": "h100", "dtype": "bf16" },
     "compute": { "mode": "modeled", "shapes_only": true },
     "network": { "preset": "cm384", "switch": { "routing": "ecmp" },
-                 "transport": { "level": "flow" } },
+                 "transport": { "level": "flow" }, "ns3_defaults": {)" +
+                           (o.resolution.empty() ? std::string()
+                                                 : R"("ns3::FlowNetwork::Resolution": ")" + o.resolution + "\"") +
+                           R"(} },
     "outputs": { "trace": false, "results": false }
   })";
   const auto start = std::chrono::steady_clock::now();
@@ -241,6 +246,8 @@ int main(int argc, char** argv) {
   cmd.AddValue("ep", "part b moe: expert-parallel size (dp = ranks / ep)", moe_options.ep);
   cmd.AddValue("tokens", "part b moe: decode tokens per rank", moe_options.tokens);
   cmd.AddValue("dispatch", "part b moe: bsp, decomposed or hierarchical", moe_options.dispatch);
+  cmd.AddValue("resolution", "part b moe: ns3::FlowNetwork::Resolution (e.g. 100ns); empty: exact",
+               moe_options.resolution);
   cmd.Parse(argc, argv);
 
   int failures = 0;
