@@ -7,6 +7,7 @@
 // InfiniBand-like star against the cut-through pipeline's formula.
 
 #include "ns3/data-rate.h"
+#include "ns3/flow-fifo.h"
 #include "ns3/flow-network-helper.h"
 #include "ns3/flow-network.h"
 #include "ns3/ib-fabric-helper.h"
@@ -204,6 +205,66 @@ class FlowNetworkMaxMinPropertyTestCase : public TestCase
 };
 
 /**
+ * FlowFifo keeps its order through pops, inserts and the compaction of its dead prefix:
+ * a model queue (a counter of what was pushed) says what must come out next.
+ */
+class FlowFifoTestCase : public TestCase
+{
+  public:
+    FlowFifoTestCase()
+        : TestCase("FlowFifo: first in, first out, across compaction and inserts")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FlowFifo<int> fifo;
+        NS_TEST_EXPECT_MSG_EQ(fifo.empty(), true, "new and empty");
+        int next = 0; // the next value to push
+        int want = 0; // the next value that must come out
+        // Uneven bursts keep a long dead prefix behind a live tail, past the compaction's
+        // threshold of 32, many times over.
+        for (int round = 0; round < 50; ++round)
+        {
+            for (int i = 0; i < 40 + round % 7; ++i)
+            {
+                fifo.push_back(next++);
+            }
+            for (int i = 0; i < 37 + round % 5 && !fifo.empty(); ++i)
+            {
+                NS_TEST_EXPECT_MSG_EQ(fifo.front(), want, "round " << round);
+                ++want;
+                fifo.pop_front();
+            }
+        }
+        while (!fifo.empty())
+        {
+            NS_TEST_EXPECT_MSG_EQ(fifo.front(), want, "draining");
+            ++want;
+            fifo.pop_front();
+        }
+        NS_TEST_EXPECT_MSG_EQ(want, next, "everything pushed came out");
+
+        // An insert before the back, as a mark for an earlier offset arrives late.
+        fifo.push_back(10);
+        fifo.push_back(30);
+        fifo.pop_front();
+        fifo.push_back(40);
+        auto at = fifo.begin();
+        fifo.insert(at, 20);
+        std::vector<int> out;
+        for (auto it = fifo.begin(); it != fifo.end(); ++it)
+        {
+            out.push_back(*it);
+        }
+        NS_TEST_EXPECT_MSG_EQ((out == std::vector<int>{20, 30, 40}), true, "insert at the front");
+        fifo.clear();
+        NS_TEST_EXPECT_MSG_EQ(fifo.empty(), true, "cleared");
+    }
+};
+
+/**
  * Two streams on one 1 MB/s link, of 1000 and 500 bytes: 0.5 MB/s each until the short one
  * ends at 1 ms, then the long one alone carries its last 500 bytes by 1.5 ms. A cap of
  * 0.25 MB/s on one of two streams leaves the other 0.75. A mark already passed runs at once.
@@ -321,6 +382,7 @@ class FlowNetworkTestSuite : public TestSuite
     {
         AddTestCase(new FlowNetworkMaxMinTestCase, TestCase::QUICK);
         AddTestCase(new FlowNetworkMaxMinPropertyTestCase, TestCase::QUICK);
+        AddTestCase(new FlowFifoTestCase, TestCase::QUICK);
         AddTestCase(new FlowNetworkCompletionTestCase, TestCase::QUICK);
         AddTestCase(new FlowTransportOnIbStarTestCase, TestCase::QUICK);
     }
