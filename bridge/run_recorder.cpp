@@ -5,6 +5,14 @@
 
 namespace uniference {
 
+namespace {
+
+uint64_t pair_key(int src, int dst) {
+  return (uint64_t(uint32_t(src)) << 32) | uint32_t(dst);
+}
+
+}  // namespace
+
 void RunRecorder::set_ranks(int ranks) {
   record_.ranks.resize(static_cast<size_t>(ranks));
   for (int r = 0; r < ranks; ++r) record_.ranks[static_cast<size_t>(r)].rank = r;
@@ -70,8 +78,9 @@ void RunRecorder::message_sent(int src, int dst, const std::string& label, uint6
                                int64_t ns, const std::string& compute_label) {
   RankStats& sender = stats(src);
   sender.bytes_sent += bytes;
-  sender.bytes_by_label[compute_label.empty() ? "unlabelled" : compute_label][label] += bytes;
-  on_the_wire_[{src, dst}].push_back(NetMessage{src, dst, bytes, ns, /*recv_ns=*/0, label});
+  static const std::string kUnlabelled = "unlabelled";
+  sender.bytes_by_label[compute_label.empty() ? kUnlabelled : compute_label][label] += bytes;
+  on_the_wire_[pair_key(src, dst)].push_back(NetMessage{src, dst, bytes, ns, /*recv_ns=*/0, label});
 }
 
 void RunRecorder::payload_sent(int rank, const std::string& operation, const std::string& label,
@@ -82,7 +91,7 @@ void RunRecorder::payload_sent(int rank, const std::string& operation, const std
 }
 
 void RunRecorder::message_delivered(int src, int dst, int64_t ns) {
-  auto& wire = on_the_wire_[{src, dst}];
+  auto& wire = on_the_wire_[pair_key(src, dst)];
   if (wire.empty()) return;  // a frame of the transport's own (a hello), not a message
   NetMessage message = std::move(wire.front());
   wire.pop_front();

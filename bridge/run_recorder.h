@@ -9,6 +9,7 @@
 #include <deque>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 namespace uniference {
@@ -61,7 +62,10 @@ class RunRecorder {
   RankStats& stats(int rank);
 
   RunRecord record_;
-  std::map<std::pair<int, int>, std::deque<NetMessage>> on_the_wire_;
+  // Messages sent and not yet delivered, per (source, destination) packed into one key: a
+  // hash map, since a large all-to-all has a million pairs and this is looked up twice for
+  // every message.
+  std::unordered_map<uint64_t, std::deque<NetMessage>> on_the_wire_;
   std::map<std::pair<int, std::string>, int64_t> open_phases_;  // (rank, name) -> began at
 };
 
