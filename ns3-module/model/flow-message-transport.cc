@@ -143,7 +143,7 @@ FlowMessageTransport::DoSend(uint32_t dst,
                              Callback<void> onSent)
 {
     Peer& peer = PeerOf(dst);
-    const Waiting message{channel, cookie, bytes, onSent};
+    const Message message{channel, cookie, bytes, onSent};
     if (!m_connection || peer.open)
     {
         Transmit(dst, message);
@@ -172,9 +172,9 @@ FlowMessageTransport::Open(uint32_t dst)
         m_network->SetCap(peer.route.stream, cap);
         peer.grow = Simulator::Schedule(peer.route.roundTrip, &FlowMessageTransport::Grow, this, dst);
     }
-    std::vector<Waiting> waiting;
+    std::vector<Message> waiting;
     waiting.swap(peer.waiting);
-    for (const Waiting& message : waiting)
+    for (const Message& message : waiting)
     {
         Transmit(dst, message);
     }
@@ -204,7 +204,7 @@ FlowMessageTransport::Grow(uint32_t dst)
 }
 
 void
-FlowMessageTransport::Transmit(uint32_t dst, const Waiting& message)
+FlowMessageTransport::Transmit(uint32_t dst, const Message& message)
 {
     Peer& peer = m_peers.at(dst);
     NotifyMessageSent(dst, message.channel, message.cookie, message.bytes);
@@ -228,7 +228,7 @@ FlowMessageTransport::Transmit(uint32_t dst, const Waiting& message)
     {
         ++m_pending;
     }
-    peer.inFlight.push_back({message.channel, message.cookie, message.bytes, wire, onSent});
+    peer.inFlight.push_back({message.channel, message.cookie, message.bytes, onSent});
     m_network->When(stream, end, peer.carried);
 }
 
@@ -238,10 +238,10 @@ FlowMessageTransport::Carried(uint32_t dst)
     Peer& peer = m_peers.at(dst);
     const FlowRoute& route = peer.route;
     NS_ASSERT(!peer.inFlight.empty());
-    const InFlight message = std::move(peer.inFlight.front());
+    const Message message = std::move(peer.inFlight.front());
     peer.inFlight.pop_front();
     const uint64_t bytes = message.bytes;
-    const uint64_t wire = message.wire;
+    const uint64_t wire = WireBytes(bytes);
     // The last packet still crosses the hops after the first: whole on store-and-forward
     // hops, its header on cut-through ones.
     const uint64_t stream = bytes + m_messageOverhead;

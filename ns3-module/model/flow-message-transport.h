@@ -115,23 +115,13 @@ class FlowMessageTransport : public MessageTransport
                 Callback<void> onSent) override;
 
   private:
-    /// A message waiting for its connection.
-    struct Waiting
+    /// A message: waiting for its connection, or in its stream.
+    struct Message
     {
         uint64_t channel;       //!< Destination channel
         uint64_t cookie;        //!< Sender's cookie
         uint64_t bytes;         //!< Payload
-        Callback<void> onSent;  //!< Sent callback
-    };
-
-    /// A message in its stream, not yet carried to its end.
-    struct InFlight
-    {
-        uint64_t channel;       //!< Destination channel
-        uint64_t cookie;        //!< Sender's cookie
-        uint64_t bytes;         //!< Payload
-        uint64_t wire;          //!< Wire bytes
-        Callback<void> onSent;  //!< Sent callback, run on acknowledgement (RDMA); or null
+        Callback<void> onSent;  //!< Sent callback; in the stream, run on acknowledgement (RDMA)
     };
 
     /// This endpoint's side of a pair.
@@ -140,11 +130,11 @@ class FlowMessageTransport : public MessageTransport
         FlowRoute route;              //!< The path
         /// Messages in the stream, in order: a stream carries them in order, so the front
         /// one is the next to reach its end (one callback per peer, not one per message).
-        FlowFifo<InFlight> inFlight;
+        FlowFifo<Message> inFlight;
         Callback<void> carried;       //!< Carried, bound to this peer
         bool open{false};             //!< Messages go straight into the stream
         bool opening{false};          //!< The handshake is under way
-        std::vector<Waiting> waiting; //!< Messages sent before it opened
+        std::vector<Message> waiting; //!< Messages sent before it opened
         Time lastArrival;             //!< When the last message reaches the peer
         bool slowStart{false};        //!< The stream is capped by its window
         EventId grow;                 //!< The next window update
@@ -155,7 +145,7 @@ class FlowMessageTransport : public MessageTransport
     /// The handshake with a peer is over.
     void Open(uint32_t dst);
     /// Put a message into the stream to a peer.
-    void Transmit(uint32_t dst, const Waiting& message);
+    void Transmit(uint32_t dst, const Message& message);
     /// The stream to a peer carried the last byte of its front message.
     void Carried(uint32_t dst);
     /// A message's acknowledgement is back.

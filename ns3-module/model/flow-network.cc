@@ -189,9 +189,9 @@ FlowNetwork::Advance(Stream& s, int64_t now)
     {
         const double delta = s.rate * Seconds(now - s.since);
         s.carried += delta;
-        for (uint32_t i = s.first; i < s.first + s.hops; ++i)
+        for (uint32_t l : LinksOf(s))
         {
-            m_links[m_pathLinks[i]].bytes += delta;
+            m_links[l].bytes += delta;
         }
     }
     s.since = now;
@@ -349,10 +349,9 @@ FlowNetwork::Reallocate()
     };
     for (uint32_t id : m_changed)
     {
-        const Stream& s = m_streams[id];
-        for (uint32_t i = s.first; i < s.first + s.hops; ++i)
+        for (uint32_t l : LinksOf(m_streams[id]))
         {
-            visitLink(m_pathLinks[i]);
+            visitLink(l);
         }
     }
     m_changed.clear();
@@ -367,10 +366,9 @@ FlowNetwork::Reallocate()
             {
                 m_streamEpoch[id] = epoch;
                 streams.push_back(id);
-                const Stream& s = m_streams[id];
-                for (uint32_t i = s.first; i < s.first + s.hops; ++i)
+                for (uint32_t m : LinksOf(m_streams[id]))
                 {
-                    visitLink(m_pathLinks[i]);
+                    visitLink(m);
                 }
             }
         }
@@ -382,8 +380,7 @@ FlowNetwork::Reallocate()
     // (remaining - r over unfixed - 1, with r at most remaining / unfixed), so an entry can
     // only be stale low: a popped link whose share has grown since goes back in at its new
     // share, rather than every fix pushing an entry for every link of the stream's path.
-    using Entry = FillEntry;
-    std::vector<Entry>& heap = m_heap;
+    std::vector<FillEntry>& heap = m_heap;
     heap.clear();
     for (uint32_t l : links)
     {
@@ -407,22 +404,21 @@ FlowNetwork::Reallocate()
             heap.push_back({s.cap, id, true});
         }
     }
-    std::make_heap(heap.begin(), heap.end(), std::greater<Entry>());
+    std::make_heap(heap.begin(), heap.end(), std::greater<FillEntry>());
     auto fix = [&](uint32_t id, double rate) {
         Stream& s = m_streams[id];
         m_streamEpoch[id] = epoch - 1;
         s.rate = rate;
-        for (uint32_t i = s.first; i < s.first + s.hops; ++i)
+        for (uint32_t m : LinksOf(s))
         {
-            const uint32_t m = m_pathLinks[i];
             m_remaining[m] = std::max(0.0, m_remaining[m] - rate);
             --m_unfixed[m];
         }
     };
     while (!heap.empty())
     {
-        std::pop_heap(heap.begin(), heap.end(), std::greater<Entry>());
-        const Entry top = heap.back();
+        std::pop_heap(heap.begin(), heap.end(), std::greater<FillEntry>());
+        const FillEntry top = heap.back();
         heap.pop_back();
         if (top.cap)
         {
@@ -442,7 +438,7 @@ FlowNetwork::Reallocate()
         if (share > top.share * (1 + 1e-12) && !heap.empty() && heap.front().share < share)
         {
             heap.push_back({share, l, false});
-            std::push_heap(heap.begin(), heap.end(), std::greater<Entry>());
+            std::push_heap(heap.begin(), heap.end(), std::greater<FillEntry>());
             continue;
         }
         for (uint32_t id : m_links[l].streams)
@@ -625,9 +621,9 @@ FlowNetwork::MarkReached(uint32_t id)
     {
         at = pushed;
     }
-    for (uint32_t i = s.first; i < s.first + s.hops; ++i)
+    for (uint32_t l : LinksOf(s))
     {
-        m_links[m_pathLinks[i]].bytes += at - s.carried;
+        m_links[l].bytes += at - s.carried;
     }
     s.carried = at;
     NS_LOG_LOGIC("stream " << id << " carried " << before << " -> " << s.carried);

@@ -161,6 +161,30 @@ class FlowNetwork : public Object
         double bytes{0};                //!< Bytes carried, up to the last update
     };
 
+    /// A stream's links: a range over m_pathLinks, for range-for loops.
+    struct Links
+    {
+        const uint32_t* first; //!< Its first link's entry
+        const uint32_t* last;  //!< Past its last link's entry
+        /// \return the first entry
+        const uint32_t* begin() const
+        {
+            return first;
+        }
+        /// \return past the last entry
+        const uint32_t* end() const
+        {
+            return last;
+        }
+    };
+
+    /// \param s a stream \return its links
+    Links LinksOf(const Stream& s) const
+    {
+        const uint32_t* first = m_pathLinks.data() + s.first;
+        return {first, first + s.hops};
+    }
+
     /// Bring a stream's carried bytes to a time.
     /// \param s the stream \param now the time, in time steps (Simulator::Now's)
     void Advance(Stream& s, int64_t now);
