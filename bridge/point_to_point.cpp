@@ -24,9 +24,11 @@ std::shared_ptr<SimWork> PointToPoint::post_send(int group, int src, int dst, in
   auto work = std::make_shared<SimWork>(kernel_, src, op_name(OpType::kSend), bytes, dst,
                                         BlockReason{"send", "rank " + std::to_string(dst), tag});
   uint64_t id = next_message_id_++;
-  // The sender may reuse its tensor once the send completes: keep what was sent.
-  messages_[id] =
-      Message{MatchKey{group, src, dst, tag}, t.detach().contiguous().clone(), work->label()};
+  // The sender may reuse its tensor once the send completes: keep what was sent. A meta
+  // tensor (shapes-only compute) has no data to keep; its shape is all a receive checks, and
+  // the clone would cost more than the rest of the send.
+  messages_[id] = Message{MatchKey{group, src, dst, tag},
+                          t.is_meta() ? t : t.detach().contiguous().clone(), work->label()};
   transports_[static_cast<size_t>(src)]->Send(
       static_cast<uint32_t>(dst), kChannel, id, bytes,
       ns3::MakeBoundCallback(&PointToPoint::send_done, work));
@@ -81,7 +83,7 @@ void PointToPoint::match(const MatchKey& key) {
           << target.scalar_type() << ", the message has " << tensor_bytes(data) << " bytes of "
           << data.scalar_type();
       error = out.str();
-    } else {
+    } else if (!target.is_meta()) {
       target.copy_(data.view(target.sizes()));
     }
     messages_.erase(message);
