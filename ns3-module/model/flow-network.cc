@@ -124,14 +124,10 @@ FlowNetwork::GetLinkDevice(uint32_t link) const
 uint64_t
 FlowNetwork::GetLinkBytes(uint32_t link) const
 {
-    // Active streams have carried more than the last update counted.
-    double bytes = m_links.at(link).bytes;
-    const int64_t now = Simulator::Now().GetTimeStep();
-    for (uint32_t id : m_links[link].streams)
-    {
-        const Stream& s = m_streams[id];
-        bytes += s.rate * Seconds(now - s.since);
-    }
+    // The load has carried more since it took its value.
+    const Link& l = m_links.at(link);
+    const double bytes =
+        l.bytes + l.load * Seconds(Simulator::Now().GetTimeStep() - l.loadSince.GetTimeStep());
     return static_cast<uint64_t>(std::llround(bytes));
 }
 
@@ -187,12 +183,7 @@ FlowNetwork::Advance(Stream& s, int64_t now)
 {
     if (s.active && now > s.since)
     {
-        const double delta = s.rate * Seconds(now - s.since);
-        s.carried += delta;
-        for (uint32_t l : LinksOf(s))
-        {
-            m_links[l].bytes += delta;
-        }
+        s.carried += s.rate * Seconds(now - s.since);
     }
     s.since = now;
 }
@@ -284,6 +275,8 @@ FlowNetwork::Deactivate(uint32_t id)
     for (uint32_t i = s.first; i < s.first + s.hops; ++i)
     {
         const uint32_t link = m_pathLinks[i];
+        // Its share is idle from now until the reallocation gives it out.
+        SetLoad(link, std::max(0.0, m_links[link].load - s.rate), Simulator::Now());
         std::vector<uint32_t>& on = m_links[link].streams;
         const uint32_t last = on.back();
         const uint32_t slot = m_pathSlots[i];
@@ -457,12 +450,7 @@ FlowNetwork::Reallocate()
         const double load = link.streams.empty() ? 0.0 : link.capacity - m_remaining[l];
         if (std::abs(load - link.load) > 1e-9 * link.capacity)
         {
-            if (link.load > 0 && at > link.loadSince)
-            {
-                m_linkLoadTrace(l, link.loadSince, at, std::min(1.0, link.load / link.capacity));
-            }
-            link.load = load;
-            link.loadSince = at;
+            SetLoad(l, load, at);
         }
     }
     // A stream whose rate did not move keeps its due time. Where most moved (an all-to-all),
@@ -490,6 +478,19 @@ FlowNetwork::Reallocate()
         }
     }
     ScheduleWake();
+}
+
+void
+FlowNetwork::SetLoad(uint32_t l, double load, Time at)
+{
+    Link& link = m_links[l];
+    if (link.load > 0 && at > link.loadSince)
+    {
+        link.bytes += link.load * Seconds((at - link.loadSince).GetTimeStep());
+        m_linkLoadTrace(l, link.loadSince, at, std::min(1.0, link.load / link.capacity));
+    }
+    link.load = load;
+    link.loadSince = at;
 }
 
 double

@@ -158,7 +158,7 @@ class FlowNetwork : public Object
         std::vector<uint32_t> streams;  //!< Active streams crossing it
         double load{0};                 //!< Sum of their rates, bytes per second
         Time loadSince;                 //!< When `load` took its value
-        double bytes{0};                //!< Bytes carried, up to the last update
+        double bytes{0};                //!< Bytes carried up to loadSince
     };
 
     /// A stream's links: a range over m_pathLinks, for range-for loops.
@@ -210,6 +210,9 @@ class FlowNetwork : public Object
     void AppendDue(uint32_t id);
     /// Drop m_due's stale entries (the heap order is lost).
     void DropStale();
+    /// A link's load changes: count the bytes the old one carried and trace it.
+    /// \param l the link \param load its new load, bytes per second \param at now
+    void SetLoad(uint32_t l, double load, Time at);
     /// \param steps a span of time steps \return it in seconds, cheaply
     double Seconds(int64_t steps) const;
     /// A stream reached its next mark.

@@ -11,6 +11,7 @@
 #include "ns3/flow-network-helper.h"
 #include "ns3/flow-network.h"
 #include "ns3/ib-fabric-helper.h"
+#include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
@@ -319,6 +320,44 @@ class FlowNetworkCompletionTestCase : public TestCase
 };
 
 /**
+ * Resolution 300 us: two streams of 500 B and 1000 B on a 1 MB/s link start at 0 and share
+ * it, 0.5 MB/s each. The shorter ends at 1 ms; its share stays idle until the reallocation at
+ * 1.2 ms, so the longer has 600 B by then and its last 400 B take 0.4 ms at the whole link:
+ * it ends at 1.6 ms (exact rates: 1.5 ms). At 1.1 ms the link has carried 500 + 550 B.
+ */
+class FlowNetworkResolutionTestCase : public TestCase
+{
+  public:
+    FlowNetworkResolutionTestCase()
+        : TestCase("a coarse resolution leaves an ended stream's share idle until it falls due")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<FlowNetwork> net = CreateObject<FlowNetwork>();
+        net->SetAttribute("Resolution", TimeValue(MicroSeconds(300)));
+        const uint32_t link = AddLink(net, 1e6);
+        const uint32_t longer = net->AddStream({link});
+        const uint32_t shorter = net->AddStream({link});
+        Time longEnd;
+        Time shortEnd;
+        net->When(longer, net->Push(longer, 1000), MakeBoundCallback(&Stamp, &longEnd));
+        net->When(shorter, net->Push(shorter, 500), MakeBoundCallback(&Stamp, &shortEnd));
+        Simulator::Stop(MicroSeconds(1100));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(net->GetLinkBytes(link), 1050, "500 B, and 550 B at 0.5 MB/s");
+        NS_TEST_EXPECT_MSG_EQ_TOL(net->GetRate(longer), 0.5e6, 1, "not yet the whole link");
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(shortEnd, MilliSeconds(1), "500 B at 0.5 MB/s");
+        NS_TEST_EXPECT_MSG_EQ(longEnd, MicroSeconds(1600), "600 B by 1.2 ms, then 400 B at 1 MB/s");
+        NS_TEST_EXPECT_MSG_EQ(net->GetLinkBytes(link), 1500, "the link carried both");
+        Simulator::Destroy();
+    }
+};
+
+/**
  * A message of three full packets between the two endpoints of an InfiniBand-like star, at
  * the flow level: the packets' wire bytes at line rate, two cables' delay, the switch's
  * latency and the header's serialisation at the cut-through switch, as a packet pipeline
@@ -384,6 +423,7 @@ class FlowNetworkTestSuite : public TestSuite
         AddTestCase(new FlowNetworkMaxMinPropertyTestCase, TestCase::QUICK);
         AddTestCase(new FlowFifoTestCase, TestCase::QUICK);
         AddTestCase(new FlowNetworkCompletionTestCase, TestCase::QUICK);
+        AddTestCase(new FlowNetworkResolutionTestCase, TestCase::QUICK);
         AddTestCase(new FlowTransportOnIbStarTestCase, TestCase::QUICK);
     }
 };
