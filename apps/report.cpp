@@ -362,15 +362,12 @@ json results(const Scenario& scenario, const NetworkSetup* network, const RunRec
                      {"bytes_sent_by_label", stats.bytes_by_label}});
     bytes_total += stats.bytes_sent;
   }
+  std::vector<json> tokens_of(static_cast<size_t>(record.prompts()), json::array());
+  for (size_t i = 0; i < record.tokens.size(); ++i) tokens_of[size_t(record.token_prompts[i])].push_back(record.tokens[i]);
+  const std::vector<std::vector<int64_t>> times_of = record.token_times_by_prompt();
   json prompts = json::array();
-  for (int64_t p = 0; p < record.prompts(); ++p) {
-    json tokens = json::array();
-    for (size_t i = 0; i < record.tokens.size(); ++i) {
-      if (record.token_prompts[i] == p) tokens.push_back(record.tokens[i]);
-    }
-    prompts.push_back({{"prompt", p},
-                       {"tokens", std::move(tokens)},
-                       {"token_times_ns", record.prompt_token_times(p)}});
+  for (size_t p = 0; p < tokens_of.size(); ++p) {
+    prompts.push_back({{"prompt", p}, {"tokens", std::move(tokens_of[p])}, {"token_times_ns", times_of[p]}});
   }
 
   // Each phase's steps: step k joins every rank's k-th phase of that name.

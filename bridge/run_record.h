@@ -117,8 +117,9 @@ struct RunRecord {
   std::vector<LinkOutage> outages;  // in time order, within the run
   std::vector<PhaseSpan> phases;    // in the order they ended
 
-  // The times of one prompt's tokens, in order.
-  std::vector<int64_t> prompt_token_times(int64_t prompt) const;
+  // Each prompt's token times, in order, for prompts 0 .. prompts() - 1: one pass, since a
+  // batch may hold tens of thousands of prompts.
+  std::vector<std::vector<int64_t>> token_times_by_prompt() const;
   // The prompts that have tokens: 0 .. n - 1.
   int64_t prompts() const;
   // Time to first token, the mean over prompts (0 when none).
@@ -148,11 +149,9 @@ inline std::map<std::string, std::vector<PhaseStep>> RunRecord::phase_steps() co
   return steps;
 }
 
-inline std::vector<int64_t> RunRecord::prompt_token_times(int64_t prompt) const {
-  std::vector<int64_t> times;
-  for (size_t i = 0; i < token_times_ns.size(); ++i) {
-    if (token_prompts[i] == prompt) times.push_back(token_times_ns[i]);
-  }
+inline std::vector<std::vector<int64_t>> RunRecord::token_times_by_prompt() const {
+  std::vector<std::vector<int64_t>> times(static_cast<size_t>(prompts()));
+  for (size_t i = 0; i < token_times_ns.size(); ++i) times[size_t(token_prompts[i])].push_back(token_times_ns[i]);
   return times;
 }
 
@@ -163,21 +162,19 @@ inline int64_t RunRecord::prompts() const {
 }
 
 inline int64_t RunRecord::ttft_ns() const {
-  const int64_t n = prompts();
-  if (n == 0) return 0;
+  const std::vector<std::vector<int64_t>> by_prompt = token_times_by_prompt();
+  if (by_prompt.empty()) return 0;
   double sum = 0;
-  for (int64_t p = 0; p < n; ++p) {
-    const std::vector<int64_t> times = prompt_token_times(p);
+  for (const std::vector<int64_t>& times : by_prompt) {
     if (!times.empty()) sum += double(times.front());
   }
-  return std::llround(sum / double(n));
+  return std::llround(sum / double(by_prompt.size()));
 }
 
 inline double RunRecord::tpot_ns() const {
   double sum = 0;
   int64_t counted = 0;
-  for (int64_t p = 0; p < prompts(); ++p) {
-    const std::vector<int64_t> times = prompt_token_times(p);
+  for (const std::vector<int64_t>& times : token_times_by_prompt()) {
     if (times.size() < 2) continue;
     sum += double(times.back() - times.front()) / double(times.size() - 1);
     ++counted;
