@@ -272,11 +272,12 @@ void
 FlowNetwork::Deactivate(uint32_t id)
 {
     Stream& s = m_streams[id];
+    const Time now = Simulator::Now();
     for (uint32_t i = s.first; i < s.first + s.hops; ++i)
     {
         const uint32_t link = m_pathLinks[i];
         // Its share is idle from now until the reallocation gives it out.
-        SetLoad(link, std::max(0.0, m_links[link].load - s.rate), Simulator::Now());
+        SetLoad(link, std::max(0.0, m_links[link].load - s.rate), now);
         std::vector<uint32_t>& on = m_links[link].streams;
         const uint32_t last = on.back();
         const uint32_t slot = m_pathSlots[i];
@@ -455,13 +456,15 @@ FlowNetwork::Reallocate()
     }
     // A stream whose rate did not move keeps its due time. Where most moved (an all-to-all),
     // the due heap is rebuilt once rather than pushed into thousands of times.
+    // Now's nanoseconds once: Time converts units through 128-bit division.
+    const int64_t nowNs = at.GetNanoSeconds();
     const std::size_t before = m_due.size();
     for (std::size_t i = 0; i < streams.size(); ++i)
     {
         if (m_streams[streams[i]].rate != m_oldRates[i])
         {
             Unschedule(m_streams[streams[i]]);
-            AppendDue(streams[i]);
+            AppendDue(streams[i], now, nowNs);
         }
     }
     const std::size_t added = m_due.size() - before;
@@ -502,19 +505,19 @@ FlowNetwork::Seconds(int64_t steps) const
 }
 
 void
-FlowNetwork::AppendDue(uint32_t id)
+FlowNetwork::AppendDue(uint32_t id, int64_t now, int64_t nowNs)
 {
     Stream& s = m_streams[id];
     if (!s.active || s.rate <= 0)
     {
         return;
     }
-    Advance(s);
+    Advance(s, now);
     const double target = static_cast<double>(std::min(s.pushed, s.nextMark));
     const double seconds = std::max(0.0, (target - s.carried) / s.rate);
     // Up to the next nanosecond, so that the stream has passed the target when it fires.
     const auto ns = static_cast<int64_t>(std::ceil(seconds * 1e9 - 1e-6));
-    m_due.push_back({Simulator::Now().GetNanoSeconds() + std::max<int64_t>(ns, 0), id, s.due});
+    m_due.push_back({nowNs + std::max<int64_t>(ns, 0), id, s.due});
 }
 
 void
@@ -536,7 +539,8 @@ FlowNetwork::ScheduleNext(uint32_t id)
 {
     Unschedule(m_streams[id]);
     const std::size_t before = m_due.size();
-    AppendDue(id);
+    const Time now = Simulator::Now();
+    AppendDue(id, now.GetTimeStep(), now.GetNanoSeconds());
     if (m_due.size() > before)
     {
         std::push_heap(m_due.begin(), m_due.end(), std::greater<Due>());

@@ -207,7 +207,8 @@ class FlowNetwork : public Object
     /// Schedule a stream's next mark at its rate.
     void ScheduleNext(uint32_t id);
     /// Append a stream's next due entry to m_due, outside the heap order (the caller restores it).
-    void AppendDue(uint32_t id);
+    /// \param id the stream \param now now, in time steps \param nowNs now, in nanoseconds
+    void AppendDue(uint32_t id, int64_t now, int64_t nowNs);
     /// Drop m_due's stale entries (the heap order is lost).
     void DropStale();
     /// A link's load changes: count the bytes the old one carried and trace it.
