@@ -7,7 +7,7 @@
 //
 //   moe-dispatch [--preset=cm384] [--model=deepseek-v3] [--layers=4] [--ep=16,32,64,128]
 //                [--tokens=8,16,32,64,128] [--level=packet|flow|both] [--routing=]
-//                [--flow-ep=] [--flow-resolution=] [--out=moe-dispatch.md]
+//                [--flow-ep=] [--flow-resolution=] [--jobs=1] [--out=moe-dispatch.md]
 //
 // --level picks /network/transport/level: the packet level (every packet through the
 // fabric), the flow level (every message a max-min fair flow; far faster), or both, which
@@ -20,6 +20,9 @@
 // rate change recomputes it, so at EP 64 and 128 batching the changes at 100 ns
 // (docs/moe-study/cm384.md) runs 3-4 times faster than exact for about 1-2% of dispatch time.
 //
+// --jobs runs that many simulations at a time, each in a process of its own (forked; the
+// largest first), and reports the elapsed time beside the sum of the simulations' own.
+//
 // Bandwidth is reported as DeepEP reports it: tokens x top-k x bytes per copy / dispatch
 // time, with float32 copies of hidden features (the simulator's messages carry float32).
 #include "apps/run_scenario.h"
@@ -28,8 +31,15 @@
 
 #include <ns3/command-line.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <functional>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -52,6 +62,7 @@ struct Options {
   std::string routing;  // the packet level's; empty: the preset's
   std::string flow_ep;  // the flow level's expert-parallel sizes; empty: --ep's
   std::string flow_resolution;  // ns3::FlowNetwork::Resolution; empty: its default (exact)
+  int jobs = 1;                 // simulations at a time; above 1, each in a forked process
 };
 
 struct Result {
@@ -95,6 +106,120 @@ Result simulate(const Options& o, int ep, int tokens, const std::string& scheme,
   r.tpot_us = run.record.tpot_ns() / 1e3;
   r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall).count();
   return r;
+}
+
+// One simulation of the sweep.
+struct Task {
+  int ep = 0, tokens = 0;
+  std::string scheme, level;
+};
+
+// What a forked simulation hands back through its pipe: the result's four figures, or
+// "error" and the message.
+std::string encode(const Options& o, const Task& t) {
+  try {
+    const Result r = simulate(o, t.ep, t.tokens, t.scheme, t.level);
+    char line[160];
+    std::snprintf(line, sizeof line, "%.17g %.17g %.17g %.17g", r.dispatch_us, r.combine_us, r.tpot_us, r.wall_s);
+    return line;
+  } catch (const std::exception& e) {
+    // Short enough for the pipe's buffer: the child writes it all before the parent reads.
+    return "error " + std::string(e.what()).substr(0, 4000);
+  }
+}
+
+std::string describe(const Task& t) {
+  return "ep " + std::to_string(t.ep) + ", " + std::to_string(t.tokens) + " tokens, " + t.scheme + ", " +
+         t.level + " level";
+}
+
+Result decode(const std::string& text, const Task& t) {
+  Result r;
+  if (std::sscanf(text.c_str(), "%lf %lf %lf %lf", &r.dispatch_us, &r.combine_us, &r.tpot_us, &r.wall_s) != 4) {
+    throw std::runtime_error(describe(t) + ": " +
+                             (text.rfind("error ", 0) == 0 ? text.substr(6) : "the simulation's process died"));
+  }
+  return r;
+}
+
+std::string read_all(int fd) {
+  std::string text;
+  char buffer[4096];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return text;
+    text.append(buffer, size_t(n));
+  }
+}
+
+// Runs every task, calling done(i) as task i completes. With one job, here, in order;
+// otherwise `jobs` forked processes at a time, the largest cases first so that the last to
+// start are short. The caller is single-threaded (fork keeps only the calling thread).
+std::vector<Result> run_tasks(const Options& o, const std::vector<Task>& tasks,
+                              const std::function<void(size_t, const std::vector<Result>&)>& done) {
+  std::vector<Result> results(tasks.size());
+  if (o.jobs <= 1) {
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      try {
+        results[i] = simulate(o, tasks[i].ep, tasks[i].tokens, tasks[i].scheme, tasks[i].level);
+      } catch (const std::exception& e) {
+        throw std::runtime_error(describe(tasks[i]) + ": " + e.what());
+      }
+      done(i, results);
+    }
+    return results;
+  }
+  std::vector<size_t> order(tasks.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return int64_t(tasks[a].ep) * tasks[a].ep * tasks[a].tokens > int64_t(tasks[b].ep) * tasks[b].ep * tasks[b].tokens;
+  });
+  std::map<pid_t, std::pair<size_t, int>> running;  // child -> (task, read end of its pipe)
+  size_t next = 0;
+  while (next < order.size() || !running.empty()) {
+    while (next < order.size() && int(running.size()) < o.jobs) {
+      const size_t i = order[next++];
+      int fds[2];
+      if (::pipe(fds) != 0) throw std::runtime_error("moe-dispatch: cannot make a pipe");
+      std::cout << std::flush;
+      std::cerr << std::flush;
+      const pid_t child = ::fork();
+      if (child < 0) throw std::runtime_error("moe-dispatch: cannot fork a simulation");
+      if (child == 0) {
+        ::close(fds[0]);
+        const std::string text = encode(o, tasks[i]);
+        [[maybe_unused]] const ssize_t n = ::write(fds[1], text.data(), text.size());
+        ::_exit(0);
+      }
+      ::close(fds[1]);
+      running[child] = {i, fds[0]};
+    }
+    int status = 0;
+    const pid_t child = ::waitpid(-1, &status, 0);
+    if (child < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error("moe-dispatch: lost track of the simulations' processes");
+    }
+    const auto it = running.find(child);
+    if (it == running.end()) continue;
+    const auto [i, fd] = it->second;
+    running.erase(it);
+    const std::string text = read_all(fd);
+    ::close(fd);
+    try {
+      results[i] = decode(WIFEXITED(status) ? text : std::string(), tasks[i]);
+    } catch (const std::exception&) {
+      for (const auto& [other, task_and_fd] : running) {  // the sweep is over: stop the rest
+        ::kill(other, SIGTERM);
+        ::waitpid(other, nullptr, 0);
+        ::close(task_and_fd.second);
+      }
+      throw;
+    }
+    done(i, results);
+  }
+  return results;
 }
 
 std::string fixed(double value, int decimals) {
@@ -170,6 +295,7 @@ int main(int argc, char** argv) {
   cmd.AddValue("flow-ep", "the flow level's expert-parallel sizes; empty: --ep's", o.flow_ep);
   cmd.AddValue("flow-resolution", "the flow level's ns3::FlowNetwork::Resolution (e.g. 100ns); "
                "empty: its default", o.flow_resolution);
+  cmd.AddValue("jobs", "simulations at a time, each in a process of its own", o.jobs);
   cmd.AddValue("out", "the markdown report", o.out);
   cmd.Parse(argc, argv);
   std::vector<std::string> levels;
@@ -181,33 +307,57 @@ int main(int argc, char** argv) {
     std::cerr << "moe-dispatch: --level is packet, flow or both, not '" << o.level << "'\n";
     return 2;
   }
+  if (o.jobs < 1) {
+    std::cerr << "moe-dispatch: --jobs is 1 or more, not " << o.jobs << "\n";
+    return 2;
+  }
   std::string command = "moe-dispatch";
   for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
 
   const ModelConfig model = model_preset(o.model);
   const double copy_bytes = double(model.dim) * 4;
   const int top_k = model.moe.top_k;
+  const std::vector<std::string> schemes = {"bsp", "decomposed", "hierarchical"};
   std::map<std::string, std::vector<Cell>> cells;
-  std::map<std::string, double> wall;
+  std::map<std::string, double> wall;     // the simulations' own wall time, summed
+  std::map<std::string, double> elapsed;  // the level's, start to end
   for (const std::string& level : levels) {
     const std::string routing = level == "flow" ? "ecmp" : (o.routing.empty() ? "the preset's" : o.routing);
     std::cout << "\n" << level << " level (routing: " << routing << ")\n\n" << kColumns << std::flush;
+    std::vector<Task> tasks;
     for (int ep : list_of(level == "flow" && !o.flow_ep.empty() ? o.flow_ep : o.ep)) {
       for (int tokens : list_of(o.tokens)) {
+        for (const std::string& scheme : schemes) tasks.push_back({ep, tokens, scheme, level});
+      }
+    }
+    // A row is printed once its three schemes, and every row above it, are done.
+    std::vector<bool> finished(tasks.size(), false);
+    size_t printed = 0;
+    const auto start = std::chrono::steady_clock::now();
+    const auto done = [&](size_t i, const std::vector<Result>& results) {
+      finished[i] = true;
+      for (; printed < tasks.size() && finished[printed] && finished[printed + 1] && finished[printed + 2]; printed += 3) {
         Cell c;
-        c.ep = ep;
-        c.tokens = tokens;
-        c.bsp = simulate(o, ep, tokens, "bsp", level);
-        c.dec = simulate(o, ep, tokens, "decomposed", level);
-        c.hier = simulate(o, ep, tokens, "hierarchical", level);
+        c.ep = tasks[printed].ep;
+        c.tokens = tasks[printed].tokens;
+        c.bsp = results[printed];
+        c.dec = results[printed + 1];
+        c.hier = results[printed + 2];
         const double seconds = c.bsp.wall_s + c.dec.wall_s + c.hier.wall_s;
         wall[level] += seconds;
         cells[level].push_back(c);
         std::cout << row(c, copy_bytes, top_k) << std::flush;
-        std::cerr << "  " << level << ", ep " << ep << ", " << tokens << " tokens: " << fixed(seconds, 1)
+        std::cerr << "  " << level << ", ep " << c.ep << ", " << c.tokens << " tokens: " << fixed(seconds, 1)
                   << " s of wall time\n";
       }
+    };
+    try {
+      run_tasks(o, tasks, done);
+    } catch (const std::exception& e) {
+      std::cerr << "moe-dispatch: " << e.what() << "\n";
+      return 1;
     }
+    elapsed[level] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
 
   std::ostringstream report;
@@ -216,7 +366,9 @@ int main(int argc, char** argv) {
             "layer's exchanges, from the first rank's begin to the last rank's end; TPOT of the "
          << o.layers << "-layer model. Bandwidth: tokens x top-" << top_k << " x "
          << fixed(copy_bytes, 0) << " B / dispatch time.\n\nGenerated by `" << command
-         << "` (benchmarks/moe_dispatch.cpp) on one core per simulation.\n";
+         << "` (benchmarks/moe_dispatch.cpp), " << (o.jobs <= 1 ? std::string("one simulation at a time")
+                                                      : std::to_string(o.jobs) + " simulations at a time")
+         << ", one core each.\n";
   for (const std::string level : {"packet", "flow"}) {
     if (!cells.count(level)) continue;
     const std::string routing =
@@ -224,7 +376,8 @@ int main(int argc, char** argv) {
                         : (o.routing.empty() ? "the preset's" : o.routing);
     report << "\n## " << (level == "packet" ? "Packet" : "Flow") << " level\n\n"
            << "`/network/transport/level` \"" << level << "\", routing: " << routing
-           << ". Wall time, all cells: " << minutes(wall[level]) << ".\n\n"
+           << ". Wall time, all cells: " << minutes(wall[level]) << " of simulation"
+           << (o.jobs <= 1 ? std::string() : ", " + minutes(elapsed[level]) + " elapsed") << ".\n\n"
            << kColumns;
     for (const Cell& c : cells[level]) report << row(c, copy_bytes, top_k);
   }
@@ -254,6 +407,9 @@ int main(int argc, char** argv) {
   }
   std::ofstream(o.out) << report.str();
   std::cerr << "moe-dispatch: wrote " << o.out << "\n";
-  for (const auto& [level, seconds] : wall) std::cerr << "  " << level << " level: " << minutes(seconds) << "\n";
+  for (const auto& [level, seconds] : wall) {
+    std::cerr << "  " << level << " level: " << minutes(seconds) << " of simulation, " << minutes(elapsed[level])
+              << " elapsed\n";
+  }
   return 0;
 }
