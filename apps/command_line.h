@@ -2,6 +2,7 @@
 // only argument parser of apps/ (uniference and uniference-deploy).
 #pragma once
 
+#include <climits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -12,6 +13,25 @@ namespace uniference {
 // its usage and exits 0. Not a std::exception, so the handlers that turn a bad argument into
 // a usage error (exit 2) let it pass.
 struct HelpRequested {};
+
+// `text` as the whole number given to `what` (a flag or a variable's name); throws
+// std::invalid_argument naming both when it is not one, or when it is below `least`.
+inline int int_argument(const std::string& what, const std::string& text, int least = INT_MIN) {
+  size_t used = 0;
+  int value = 0;
+  try {
+    value = std::stoi(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size()) {
+    throw std::invalid_argument(what + " must be an integer, found '" + text + "'");
+  }
+  if (value < least) {
+    throw std::invalid_argument(what + " must be " + std::to_string(least) + " or more, found " + text);
+  }
+  return value;
+}
 
 // Calls handle(arg, value) for every argument from args[first] on; value() takes the next
 // argument as the value of `arg`, or throws std::invalid_argument("--x needs a value").

@@ -8,7 +8,7 @@
 set -euo pipefail
 
 packages=(ns3 libns3-dev libgsl-dev libxml2-dev libsqlite3-dev libtorch-dev libgloo-dev libboost-fiber-dev
-          nlohmann-json3-dev libgtest-dev cmake g++ make gnuplot-nox ccache)
+          nlohmann-json3-dev libgtest-dev cmake g++ make gnuplot-nox ccache parallel)
 case "${1:-}" in
 "") ;;
 --ns3)

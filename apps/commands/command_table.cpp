@@ -18,6 +18,7 @@ Command profile_network_command();
 Command profile_device_command();
 Command profile_command();
 Command launch_command();
+Command sweep_command();
 
 namespace {
 
@@ -85,7 +86,7 @@ const std::vector<Command>& commands() {
       run_command(),       validate_command(),        reference_command(),
       colltest_command(),  crosscheck_command(),      compare_command(),
       profile_network_command(), profile_device_command(), profile_command(),
-      launch_command(),
+      launch_command(),    sweep_command(),
   };
   return table;
 }

@@ -85,19 +85,6 @@ int usage_error(const std::string& message) {
   std::_Exit(code);
 }
 
-int parse_int(const std::string& what, const std::string& text) {
-  size_t used = 0;
-  int value = 0;
-  try {
-    value = std::stoi(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size()) {
-    throw std::invalid_argument(what + " must be an integer, found '" + text + "'");
-  }
-  return value;
-}
 
 std::chrono::milliseconds parse_seconds(const std::string& what, const std::string& text) {
   const std::optional<double> seconds = uniference::parse_number(text);
@@ -145,13 +132,13 @@ int main(int argc, char** argv) {
       else if (colltest_mode && a == "--min-bytes") colltest.min_bytes = uniference::parse_byte_count(value());
       else if (colltest_mode && a == "--max-bytes") colltest.max_bytes = uniference::parse_byte_count(value());
       else if (colltest_mode && a == "--step-factor") colltest.step_factor = std::stod(value());
-      else if (colltest_mode && a == "--warmup") colltest.warmup = parse_int(a, value());
-      else if (colltest_mode && a == "--iters") colltest.iters = parse_int(a, value());
+      else if (colltest_mode && a == "--warmup") colltest.warmup = uniference::int_argument(a, value());
+      else if (colltest_mode && a == "--iters") colltest.iters = uniference::int_argument(a, value());
       else if (colltest_mode && a == "--csv") csv = value();
       else if (colltest_mode && a == "--plot") plot = value();
       else if (netprofile_mode && a == "--min-bytes") netprofile.min_bytes = uniference::parse_byte_count(value());
       else if (netprofile_mode && a == "--max-bytes") netprofile.max_bytes = uniference::parse_byte_count(value());
-      else if (netprofile_mode && a == "--iters") netprofile.iters = parse_int(a, value());
+      else if (netprofile_mode && a == "--iters") netprofile.iters = uniference::int_argument(a, value());
       else if (netprofile_mode && a == "--out") netprofile.out = value();
       else if (!colltest_mode && !netprofile_mode && a == "--out") options.out_dir = value();
       else if (!colltest_mode && !netprofile_mode && a == "--set") overrides.push_back(value());
@@ -163,10 +150,10 @@ int main(int argc, char** argv) {
     if (scenario_path.empty() && !colltest_mode && !netprofile_mode) {
       throw std::invalid_argument("needs a scenario file");
     }
-    options.placement.rank = parse_int("RANK", rank);
-    options.placement.world = parse_int("WORLD_SIZE", world);
-    options.placement.local_rank = parse_int("LOCAL_RANK", local_rank);
-    options.rendezvous.master_port = parse_int("MASTER_PORT", port);
+    options.placement.rank = uniference::int_argument("RANK", rank);
+    options.placement.world = uniference::int_argument("WORLD_SIZE", world);
+    options.placement.local_rank = uniference::int_argument("LOCAL_RANK", local_rank);
+    options.rendezvous.master_port = uniference::int_argument("MASTER_PORT", port);
     if (options.placement.world < 1) throw std::invalid_argument("WORLD_SIZE must be at least 1");
     if (options.placement.rank < 0 || options.placement.rank >= options.placement.world) {
       throw std::invalid_argument("RANK " + rank + " is not in a world of " + world);
