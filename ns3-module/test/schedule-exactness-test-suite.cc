@@ -160,16 +160,19 @@ class ScheduleExactnessTestCase : public TestCase
         for (uint32_t i = 0; i < n; ++i)
         {
             const std::vector<double>& got = data->Get(i).output;
-            std::vector<double> want = got;
+            // Built from the definition alone, size included: an output the schedule left
+            // short, empty or untouched where it should not be fails.
+            std::vector<double> want;
             if (op == "all_reduce" || (op == "reduce" && i == root))
             {
                 for (uint64_t e = 0; e < count; ++e)
                 {
-                    want[e] = 0;
+                    double sum = 0;
                     for (uint32_t j = 0; j < n; ++j)
                     {
-                        want[e] += Value(j, e);
+                        sum += Value(j, e);
                     }
+                    want.push_back(sum);
                 }
             }
             else if (op == "reduce" || op == "broadcast")
@@ -177,41 +180,51 @@ class ScheduleExactnessTestCase : public TestCase
                 // A broadcast gives the root's values; a reduce leaves a non-root's as they were.
                 for (uint64_t e = 0; e < count; ++e)
                 {
-                    want[e] = Value(op == "broadcast" ? root : i, e);
+                    want.push_back(Value(op == "broadcast" ? root : i, e));
                 }
             }
             else if (op == "all_gather" || ((op == "gather" || op == "gather_v") && i == root))
             {
                 for (uint64_t e = 0; e < count; ++e)
                 {
-                    want[e] = Value(e / block, e % block);
+                    want.push_back(Value(e / block, e % block));
                 }
+            }
+            else if (op == "gather" || op == "gather_v")
+            {
+                want.assign(count, -1.0); // a non-root's output is not written
             }
             else if (op == "reduce_scatter")
             {
                 for (uint64_t e = 0; e < block; ++e)
                 {
-                    want[e] = 0;
+                    double sum = 0;
                     for (uint32_t j = 0; j < n; ++j)
                     {
-                        want[e] += Value(j, i * block + e);
+                        sum += Value(j, i * block + e);
                     }
+                    want.push_back(sum);
                 }
             }
             else if (op == "scatter")
             {
                 for (uint64_t e = 0; e < block; ++e)
                 {
-                    want[e] = Value(root, i * block + e);
+                    want.push_back(Value(root, i * block + e));
                 }
             }
             else if (op == "all_to_all")
             {
                 for (uint64_t e = 0; e < count; ++e)
                 {
-                    want[e] = Value(e / block, i * block + e % block);
+                    want.push_back(Value(e / block, i * block + e % block));
                 }
             }
+            else
+            {
+                NS_TEST_ASSERT_MSG_EQ(op, "barrier", "no definition here for " << op);
+            }
+            NS_TEST_ASSERT_MSG_EQ(got.size(), want.size(), "participant " << i << "'s output size");
             for (uint64_t e = 0; e < want.size(); ++e)
             {
                 NS_TEST_ASSERT_MSG_EQ(got[e],
