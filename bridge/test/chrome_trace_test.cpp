@@ -230,7 +230,15 @@ TEST(ChromeTrace, InvalidUtf8InNamesIsReplacedNotFatal) {
   RunRecord record;
   record.spans = {{0, Span::Kind::kCompute, std::string("bad\xff"), 0, 10, 0, -1}};
   json parsed;
-  EXPECT_NO_THROW(parsed = json::parse(chrome_trace_text(record, "t")));
+  ASSERT_NO_THROW(parsed = json::parse(chrome_trace_text(record, "t")));
+  // The invalid byte becomes U+FFFD (EF BF BD); the rest of the name and the span stay.
+  std::vector<std::string> phases;
+  for (const json& event : parsed["traceEvents"]) {
+    if (event.value("cat", "") != "compute") continue;
+    EXPECT_EQ(event["name"], "bad\xEF\xBF\xBD") << event.dump();
+    phases.push_back(event["ph"].get<std::string>() + "@" + event["ts"].dump());
+  }
+  EXPECT_EQ(phases, (std::vector<std::string>{"B@0.0", "E@0.01"}));
 }
 
 // ---- Abutting spans at times that are not whole microseconds --------------------------
