@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <sstream>
 
 namespace uniference {
 namespace {
@@ -116,6 +117,20 @@ TEST(Compare, TheSimulatorsOwnSweepHasNoError) {
   EXPECT_EQ(cases[0].measured.bytes, 8192u);
   EXPECT_EQ(cases[1].measured.bytes, 65536u);
   for (const ComparedCase& c : cases) EXPECT_NEAR(c.error_percent(), 0.0, 1e-6);
+
+  // The same cases "measured" 1.25 times slower: the simulator must still predict its own
+  // times, so every error is 1 / 1.25 - 1 = -20% (an echo of the measured column gives 0).
+  std::ostringstream slower;
+  slower.precision(17);
+  slower << "op,ranks,bytes,seconds\n";
+  for (const ComparedCase& c : cases) slower << "all_gather,2," << c.measured.bytes << "," << 1.25 * c.predicted_seconds << "\n";
+  write(dir / "slower.csv", slower.str());
+  const std::vector<ComparedCase> against_slower =
+      compare_measurements(scenario, read_measurements(dir / "slower.csv"), options);
+  ASSERT_EQ(against_slower.size(), 2u);
+  for (const ComparedCase& c : against_slower) EXPECT_NEAR(c.error_percent(), -20.0, 1e-9) << c.measured.bytes;
+  EXPECT_NE(comparison_table(against_slower, 1 << 20).find("all sizes: MAPE 20.00%"), std::string::npos);
+
   const std::string table = comparison_table(cases, 1 << 20);
   EXPECT_NE(table.find("all sizes: MAPE 0.00%, R² 1.0000 over 2 cases"), std::string::npos) << table;
   EXPECT_NE(table.find(">= 1 MiB: no cases"), std::string::npos) << table;
