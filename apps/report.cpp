@@ -364,6 +364,19 @@ json results(const Scenario& scenario, const NetworkSetup* network, const RunRec
   }
   std::vector<json> tokens_of(static_cast<size_t>(record.prompts()), json::array());
   for (size_t i = 0; i < record.tokens.size(); ++i) tokens_of[size_t(record.token_prompts[i])].push_back(record.tokens[i]);
+  // The flat list step by step, each step in prompt order: the order one device decoding the
+  // whole batch knows them, whatever the layout (dp's replicas and pp's micro-batches know
+  // them in another), so that runs of any layout compare equal.
+  json tokens = json::array();
+  for (size_t step = 0, more = 1; more > 0; ++step) {
+    more = 0;
+    for (const json& of_prompt : tokens_of) {
+      if (step < of_prompt.size()) {
+        tokens.push_back(of_prompt[step]);
+        ++more;
+      }
+    }
+  }
   const std::vector<std::vector<int64_t>> times_of = record.token_times_by_prompt();
   json prompts = json::array();
   for (size_t p = 0; p < tokens_of.size(); ++p) {
@@ -397,7 +410,7 @@ json results(const Scenario& scenario, const NetworkSetup* network, const RunRec
       {"total_ns", record.total_ns},
       {"ttft_ns", record.ttft_ns()},
       {"tpot_ns", record.tpot_ns()},
-      {"tokens", record.tokens},
+      {"tokens", std::move(tokens)},
       {"token_times_ns", record.token_times_ns},
       {"prompts", std::move(prompts)},
       {"messages", record.messages.size()},

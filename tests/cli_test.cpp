@@ -60,6 +60,23 @@ TEST(Cli, MeasuredComputeChargesWallTime) {
   EXPECT_EQ(results["tokens"].size(), 8u);
 }
 
+TEST(Cli, ADpRunsFlatTokensEqualTheSingleDeviceRuns) {
+  // Four replicas know their prompts' tokens in their own order; results.json lists them as
+  // one device decoding the whole batch does, so the two flat lists must be equal.
+  TestDir dir;
+  const std::string dp = std::string(UNIFERENCE_SCENARIOS_DIR) + "/dp.json";
+  Result replicas = run_uniference("run " + dp + " --quiet --out " + (dir / "dp"));
+  ASSERT_EQ(replicas.exit_code, 0) << replicas.output;
+  Result one = run_uniference("run " + dp + " --quiet --set '/parallel={\"strategy\": \"tp\", \"tp\": 1}' --out " +
+                              (dir / "one"));
+  ASSERT_EQ(one.exit_code, 0) << one.output;
+  const auto a = nlohmann::json::parse(read_file(dir / "dp/results.json"));
+  const auto b = nlohmann::json::parse(read_file(dir / "one/results.json"));
+  EXPECT_EQ(a["tokens"].size(), 8u * 8u);  // 8 prompts, 8 new tokens each
+  EXPECT_EQ(a["tokens"], b["tokens"]);
+  EXPECT_EQ(a["prompts"][5]["tokens"], b["prompts"][5]["tokens"]);
+}
+
 int64_t total_ns_with(const std::string& set, const TestDir& dir, const std::string& out) {
   Result result = run_uniference("run " + quickstart() + " --quiet --set '" + set + "' --out " +
                                  (dir / out));

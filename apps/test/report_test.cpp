@@ -131,6 +131,17 @@ TEST(Report, BatchLatenciesAreMeansOverThePrompts) {
   EXPECT_EQ(results["prompts"][1]["token_times_ns"], json::array({2000, 6000}));
 }
 
+TEST(Report, TheFlatTokenListGoesStepByStepWhateverOrderTheRanksKnewThem) {
+  RunRecord record;
+  // As two data-parallel replicas know them: each its own prompt's, one replica first; the
+  // second prompt is one token longer.
+  record.token_prompts = {0, 0, 1, 1, 1};
+  record.tokens = {5, 7, 6, 8, 9};
+  record.token_times_ns = {1000, 3000, 1000, 3000, 5000};
+  const json results = results_json(small_scenario(), small_network(), record);
+  EXPECT_EQ(results["tokens"], json::array({5, 6, 7, 8, 9}));
+}
+
 TEST(Report, MemoryBeyondTheDeviceIsAVerdict) {
   RunRecord record = small_record();
   record.device_memory_bytes = 80'000'000'000;
