@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <set>
 #include <vector>
 
 using namespace ns3;
@@ -266,26 +267,57 @@ class IbTwoLevelIncastTestCase : public TestCase
     }
 };
 
+/// The ports that put a data packet of one endpoint pair on the line.
+struct PathPorts
+{
+    uint32_t src;                         //!< The pair's source
+    uint32_t dst;                         //!< Its destination
+    std::set<const IbNetDevice*> ports;   //!< Ports its data left through
+};
+
+/// Counts a port that started a packet, if it is data of the watched pair.
+void
+CountPort(PathPorts* watch, const IbNetDevice* port, const IbPacket& packet)
+{
+    if (packet.kind == IbPacket::DATA && packet.src == watch->src && packet.dst == watch->dst)
+    {
+        watch->ports.insert(port);
+    }
+}
+
 /**
- * Per-packet adaptive routing reorders packets across paths; messages still arrive whole and
- * in the order they were sent, and every one is acknowledged.
+ * Per-packet adaptive routing spreads one queue pair's packets over the fat-tree's paths and
+ * reorders them; messages still arrive whole and in the order they were sent, and every one
+ * is acknowledged. One path from pod 0 to pod 3 of a k = 4 fat-tree leaves through 6 ports
+ * (the host's, then edge, aggregation and core up and down: edge up, aggregation up, core,
+ * aggregation down, edge down): with ECMP the pair's data uses exactly those, with adaptive
+ * routing more.
  */
 class IbAdaptiveOrderTestCase : public TestCase
 {
   public:
     IbAdaptiveOrderTestCase()
-        : TestCase("adaptive routing: messages complete and in order, all acknowledged")
+        : TestCase("adaptive routing: one pair over several paths, messages whole, in order, all "
+                   "acknowledged")
     {
     }
 
   private:
-    void DoRun() override
+    /// \param routing the switches' routing \return the ports endpoint 0's data to 15 left by
+    size_t RunPair(IbSwitch::Routing routing)
     {
         IbFabricHelper fabric;
         Configure(fabric);
-        fabric.SetSwitchAttribute("Routing", EnumValue(IbSwitch::ADAPTIVE));
+        fabric.SetSwitchAttribute("Routing", EnumValue(routing));
         fabric.FatTree(4);
         fabric.Install();
+        PathPorts watch{0, 15, {}};
+        for (const Ptr<IbNetDevice>& port : fabric.GetPorts())
+        {
+            port->TraceConnectWithoutContext(
+                "Tx",
+                MakeBoundCallback(&CountPort, &watch, static_cast<const IbNetDevice*>(PeekPointer(port))));
+        }
         // Two flows from pod 0 into pod 3 compete, so paths differ in backlog.
         Deliveries sink;
         fabric.GetTransport(15)->Listen(1, MakeCallback(&Deliveries::Receive, &sink));
@@ -309,6 +341,16 @@ class IbAdaptiveOrderTestCase : public TestCase
         }
         NS_TEST_EXPECT_MSG_EQ(fabric.GetTransport(0)->GetUnacknowledged(), 0, "unacknowledged");
         Simulator::Destroy();
+        return watch.ports.size();
+    }
+
+    void DoRun() override
+    {
+        NS_TEST_EXPECT_MSG_EQ(RunPair(IbSwitch::ECMP), 6, "ECMP: one path, 6 ports");
+        const size_t adaptive = RunPair(IbSwitch::ADAPTIVE);
+        std::cout << "  adaptive routing: endpoint 0's data to 15 left through " << adaptive
+                  << " ports (one path: 6)" << std::endl;
+        NS_TEST_EXPECT_MSG_GT(adaptive, 6, "adaptive: some packets took another path");
     }
 };
 
