@@ -15,6 +15,8 @@
 
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
+#include "ns3/double.h"
+#include "ns3/nstime.h"
 #include "ns3/ib-fabric-helper.h"
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/simulator.h"
@@ -25,6 +27,7 @@
 #include <algorithm>
 #include <iostream>
 #include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -181,6 +184,151 @@ class IbHotspotTestCase : public TestCase
     }
 };
 
+/// Samples a congestion control's rate and alpha at a time.
+struct DcqcnSample
+{
+    double rate{0};  //!< bit/s
+    double alpha{0}; //!< congestion estimate
+};
+
+/// Records cc's rate and alpha into *sample.
+void
+SampleDcqcn(Ptr<Dcqcn> cc, DcqcnSample* sample)
+{
+    sample->rate = cc->GetRate();
+    sample->alpha = cc->GetAlpha();
+}
+
+/**
+ * DCQCN's laws (Zhu et al., SIGCOMM 2015), fed CNPs by hand and computed here step by step:
+ * a CNP cuts the rate to R (1 - alpha / 2) after setting the target to R, and moves alpha to
+ * (1 - g) alpha + g; each alpha period without a CNP decays alpha to (1 - g) alpha; each rate
+ * period (and each ByteCounter bytes sent) moves the rate halfway to the target, and after
+ * FastRecoverySteps such steps raises the target by RateAi first (one counter past them) or
+ * RateHai (both counters past them). A wrong gain, decay or rate law fails here.
+ */
+class DcqcnLawsTestCase : public TestCase
+{
+  public:
+    DcqcnLawsTestCase()
+        : TestCase("DCQCN: rate cut, alpha update and decay, fast recovery, additive and hyper "
+                   "increase, from the laws")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const double line = 100e9;
+        const double g = 1.0 / 16;
+        const double ai = 40e6;
+        const double hai = 400e6;
+        const Time period = MicroSeconds(50);
+        Ptr<Dcqcn> cc = CreateObjectWithAttributes<Dcqcn>("G",
+                                                           DoubleValue(g),
+                                                           "AlphaTimer",
+                                                           TimeValue(period),
+                                                           "RateTimer",
+                                                           TimeValue(period),
+                                                           "ByteCounter",
+                                                           UintegerValue(1'000'000'000),
+                                                           "FastRecoverySteps",
+                                                           UintegerValue(2));
+        cc->SetLineRate(DataRate(static_cast<uint64_t>(line)));
+        NS_TEST_EXPECT_MSG_EQ_TOL(cc->GetRate(), line, 1, "starts at line rate");
+
+        // Two CNPs 1 us apart: alpha starts at 1 and stays there; the rate halves twice.
+        double rate = line;
+        double target = line;
+        double alpha = 1;
+        auto cnp = [&]() {
+            target = rate;
+            rate = rate * (1 - alpha / 2);
+            alpha = (1 - g) * alpha + g;
+        };
+        Simulator::Schedule(Time(0), &Dcqcn::OnCongestionNotification, cc);
+        cnp();
+        Simulator::Schedule(MicroSeconds(1), &Dcqcn::OnCongestionNotification, cc);
+        cnp();
+        const double afterCuts = rate;
+        NS_TEST_EXPECT_MSG_EQ_TOL(afterCuts, line / 4, 1, "the test's own law: two halvings");
+
+        // Then quiet: periods at 51, 101, 151, 201, 251 us after the start. Fast recovery for
+        // two steps, then additive increase (only the timer counts: the byte counter is far).
+        std::vector<DcqcnSample> samples(5);
+        std::vector<double> wantRate;
+        std::vector<double> wantAlpha;
+        for (uint32_t k = 1; k <= 5; ++k)
+        {
+            if (k > 2)
+            {
+                target = std::min(target + ai, line);
+            }
+            rate = std::min((rate + target) / 2, line);
+            alpha = (1 - g) * alpha;
+            wantRate.push_back(rate);
+            wantAlpha.push_back(alpha);
+            Simulator::Schedule(MicroSeconds(1) + period * k + NanoSeconds(10),
+                                &SampleDcqcn,
+                                cc,
+                                &samples[k - 1]);
+        }
+        // A third CNP at 260 us, with the alpha the decays left.
+        DcqcnSample afterThird;
+        Simulator::Schedule(MicroSeconds(260), &Dcqcn::OnCongestionNotification, cc);
+        Simulator::Schedule(MicroSeconds(260) + NanoSeconds(10), &SampleDcqcn, cc, &afterThird);
+        Simulator::Stop(MicroSeconds(270));
+        Simulator::Run();
+        for (uint32_t k = 0; k < samples.size(); ++k)
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(samples[k].rate, wantRate[k], 1, "rate after period " << k + 1);
+            NS_TEST_EXPECT_MSG_EQ_TOL(samples[k].alpha, wantAlpha[k], 1e-12, "alpha after period " << k + 1);
+        }
+        cnp();
+        NS_TEST_EXPECT_MSG_EQ_TOL(afterThird.rate, rate, 1, "the third cut uses the decayed alpha");
+        NS_TEST_EXPECT_MSG_EQ_TOL(afterThird.alpha, alpha, 1e-12, "and updates it");
+        Simulator::Destroy();
+
+        // Hyper increase: the byte counter and the timer both past the fast steps.
+        Ptr<Dcqcn> both = CreateObjectWithAttributes<Dcqcn>("G",
+                                                             DoubleValue(g),
+                                                             "RateTimer",
+                                                             TimeValue(period),
+                                                             "AlphaTimer",
+                                                             TimeValue(period),
+                                                             "ByteCounter",
+                                                             UintegerValue(10'000),
+                                                             "FastRecoverySteps",
+                                                             UintegerValue(1));
+        both->SetLineRate(DataRate(static_cast<uint64_t>(line)));
+        // Two CNPs: the target (50 G) below the line, so every increase of it shows.
+        both->OnCongestionNotification();
+        both->OnCongestionNotification();
+        double r = line / 4;
+        double t = line / 2;
+        // Two byte-counter steps (20,000 bytes in 1,000-byte packets): fast, then additive.
+        for (uint32_t packet = 0; packet < 20; ++packet)
+        {
+            both->NextPacketGapPs(1000, 80'000);
+        }
+        r = (r + t) / 2;               // byte step 1: fast recovery
+        t = std::min(t + ai, line);    // byte step 2: past the fast steps, timer not: additive
+        r = std::min((r + t) / 2, line);
+        NS_TEST_EXPECT_MSG_EQ_TOL(both->GetRate(), r, 1, "two byte-counter steps");
+        // Two timer periods: timer steps 1 (additive: byte steps past) and 2 (both past: hyper).
+        DcqcnSample hyper;
+        Simulator::Schedule(period * 2 + NanoSeconds(10), &SampleDcqcn, both, &hyper);
+        Simulator::Stop(period * 2 + NanoSeconds(20));
+        Simulator::Run();
+        t = std::min(t + ai, line);
+        r = std::min((r + t) / 2, line);
+        t = std::min(t + hai, line);
+        r = std::min((r + t) / 2, line);
+        NS_TEST_EXPECT_MSG_EQ_TOL(hyper.rate, r, 1, "then additive and hyper increase");
+        Simulator::Destroy();
+    }
+};
+
 class IbCongestionTestSuite : public TestSuite
 {
   public:
@@ -188,6 +336,7 @@ class IbCongestionTestSuite : public TestSuite
         : TestSuite("uniference-ib-congestion", UNIT)
     {
         AddTestCase(new IbHotspotTestCase());
+        AddTestCase(new DcqcnLawsTestCase());
     }
 };
 
