@@ -423,6 +423,8 @@ json results(const Scenario& scenario, const NetworkSetup* network, const RunRec
         {"ranks_over", ranks_over_memory(record)}}},
       {"ranks", std::move(ranks)},
   };
+  // Only a run stopped early says so: a whole run's results stay as they were, byte for byte.
+  if (!record.partial.empty()) results["partial"] = record.partial;
   if (scenario.workload.is_serving()) results["serving"] = serving_json(scenario, record);
   return results;
 }

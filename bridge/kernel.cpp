@@ -1,6 +1,7 @@
 #include "bridge/kernel.h"
 
 #include "bridge/fiber_scheduler.h"
+#include "bridge/interrupts.h"
 #include "bridge/this_lp.h"
 #include "compute/compute_label.h"
 #include "compute/timed_phase.h"
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -154,7 +156,14 @@ RunOutcome Kernel::run() {
   boost::this_fiber::yield();
   for (auto& lp : lps_) schedule_resume(*lp, 0);
 
-  if (!lps_.empty()) ns3::Simulator::Run();
+  {
+    const InterruptScope interrupts([this](int signal) { interrupt(signal); });
+    if (interrupts.stop_now() != 0) {
+      interrupt(interrupts.stop_now());
+    } else if (!lps_.empty()) {
+      ns3::Simulator::Run();
+    }
+  }
 
   if (outcome_.status == RunOutcome::Status::kCompleted && finished_ < lp_count()) {
     // ns-3 ran dry with LPs still waiting: nothing can ever wake them.
@@ -355,6 +364,16 @@ void Kernel::fail(const std::string& message) {
   if (outcome_.status == RunOutcome::Status::kError) return;  // keep the first error
   outcome_.status = RunOutcome::Status::kError;
   outcome_.report = message;
+  stopping_ = true;
+  ns3::Simulator::Stop();
+}
+
+void Kernel::interrupt(int signal) {
+  if (stopping_) return;
+  outcome_.status = RunOutcome::Status::kInterrupted;
+  outcome_.signal = signal;
+  outcome_.report = std::string("interrupted by ") + (signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a signal") +
+                    " at t=" + format_time(now_ns());
   stopping_ = true;
   ns3::Simulator::Stop();
 }

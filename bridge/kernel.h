@@ -69,13 +69,20 @@ struct KernelConfig {
   std::vector<int64_t> wake_samples_ns;
 };
 
-// How a run ended. Exit codes used by the apps: 0 completed, 1 error, 3 deadlock.
+// How a run ended. Exit codes used by the apps: 0 completed, 1 error, 3 deadlock, and
+// 128 + the signal for a run stopped by SIGINT (130) or SIGTERM (143), as shells report them.
 struct RunOutcome {
-  enum class Status { kCompleted, kDeadlock, kError };
+  enum class Status { kCompleted, kDeadlock, kError, kInterrupted };
   Status status = Status::kCompleted;
-  std::string report;  // deadlock report or error message; empty when completed
+  std::string report;  // deadlock report, error or interruption message; empty when completed
+  int signal = 0;      // kInterrupted: the signal that stopped the run
   int exit_code() const {
-    return status == Status::kCompleted ? 0 : status == Status::kDeadlock ? 3 : 1;
+    switch (status) {
+      case Status::kCompleted: return 0;
+      case Status::kDeadlock: return 3;
+      case Status::kInterrupted: return 128 + signal;
+      default: return 1;
+    }
   }
 };
 
@@ -94,7 +101,8 @@ class Kernel {
   int add_lp(std::unique_ptr<ComputeMeter> meter, std::function<void()> body);
   int lp_count() const { return static_cast<int>(lps_.size()); }
 
-  // Runs ns-3 and the LPs until every LP has returned, a deadlock, or an LP throws.
+  // Runs ns-3 and the LPs until every LP has returned, a deadlock, an LP throws, or a
+  // watched signal stops it (bridge/interrupts.h).
   // The caller owns ns-3's lifetime (Simulator::Destroy after reading results).
   RunOutcome run();
 
@@ -152,6 +160,8 @@ class Kernel {
   std::string where(const LogicalProcess& lp) const;
   void check_quiescence();
   void fail(const std::string& message);
+  // A watched signal asked the process to stop: end the run where it is.
+  void interrupt(int signal);
   void cancel_unfinished();
   std::string deadlock_report() const;
 

@@ -116,6 +116,9 @@ struct RunRecord {
   LinkActivity links;
   std::vector<LinkOutage> outages;  // in time order, within the run
   std::vector<PhaseSpan> phases;    // in the order they ended
+  // Why the run stopped before its end ("interrupted by SIGINT at t=1.200 ms"): what it
+  // holds is what had happened by then. Empty for a run that ran to its end.
+  std::string partial;
 
   // Each prompt's token times, in order, for prompts 0 .. prompts() - 1: one pass, since a
   // batch may hold tens of thousands of prompts.

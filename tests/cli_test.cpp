@@ -1,5 +1,6 @@
 // The uniference binary end to end: determinism of modeled runs, and bad scenarios
 // that exit with code 2, name the JSON path, and leave no output behind.
+#include "apps/test/process.h"
 #include "apps/test/test_dir.h"
 #include "tests/cli_support.h"
 
@@ -7,7 +8,10 @@
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
+#include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <set>
@@ -58,6 +62,35 @@ TEST(Cli, MeasuredComputeChargesWallTime) {
   // Eight greedy tokens of real libtorch work cannot take less than a microsecond.
   EXPECT_GT(results["ranks"][0]["compute_ns"].get<int64_t>(), 1000);
   EXPECT_EQ(results["tokens"].size(), 8u);
+}
+
+TEST(Cli, ARunStoppedBySigintOrSigtermWritesWhatItHasMarkedPartial) {
+  for (const int signal : {SIGINT, SIGTERM}) {
+    SCOPED_TRACE(signal == SIGINT ? "SIGINT" : "SIGTERM");
+    TestDir dir;
+    // 2,000 tokens take minutes here: the signal comes in the middle.
+    Process run({UNIFERENCE_BINARY, "run", quickstart(), "--set", "/workload/new_tokens=2000", "--out",
+                 dir / "out"},
+                {}, dir / "stdout", dir / "stderr");
+    ASSERT_TRUE(run.err_contains_within("token 5/2000", std::chrono::seconds(120))) << run.err();
+    ::kill(run.pid(), signal);
+    EXPECT_EQ(run.wait(std::chrono::seconds(60)), 128 + signal) << run.err();
+    const std::string name = signal == SIGINT ? "SIGINT" : "SIGTERM";
+    EXPECT_NE(run.err().find("interrupted by " + name), std::string::npos) << run.err();
+    const auto results = nlohmann::json::parse(read_file(dir / "out/results.json"));
+    ASSERT_TRUE(results.contains("partial")) << results.dump().substr(0, 300);
+    EXPECT_NE(results["partial"].get<std::string>().find("interrupted by " + name), std::string::npos);
+    // The tokens it had generated, each with its time, and no more.
+    const size_t tokens = results["tokens"].size();
+    EXPECT_GE(tokens, 5u);
+    EXPECT_LT(tokens, 2000u);
+    EXPECT_EQ(results["prompts"][0]["token_times_ns"].size(), tokens);
+    EXPECT_NO_THROW(nlohmann::json::parse(read_file(dir / "out/trace.json")));
+    // Only whole files under their final names.
+    std::set<std::string> files;
+    for (const auto& entry : std::filesystem::directory_iterator(dir / "out")) files.insert(entry.path().filename());
+    EXPECT_EQ(files, (std::set<std::string>{"results.json", "trace.json"}));
+  }
 }
 
 TEST(Cli, ADpRunsFlatTokensEqualTheSingleDeviceRuns) {

@@ -42,6 +42,8 @@ const char* kExitCodes = R"(exit codes:
   2  a bad scenario (the message names the JSON path) or bad command-line usage
   3  deadlock: every unfinished rank is blocked and nothing is in flight (the report
      names each blocked rank, its operation, its peer or group, tag, and since when)
+  130, 143  run stopped by SIGINT (Ctrl-C) or SIGTERM: what it had simulated by then is
+     written, results.json's "partial" saying when and why
 )";
 
 // A topic's text starts in this column; a heading too long to leave a gap before it stands

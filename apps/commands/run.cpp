@@ -5,6 +5,7 @@
 #include "apps/report.h"
 #include "apps/run_scenario.h"
 #include "apps/scenario.h"
+#include "bridge/interrupts.h"
 
 #include <filesystem>
 #include <iostream>
@@ -32,11 +33,21 @@ int run(const std::vector<std::string>& args, const char*) {
     return usage_error(e.what());
   }
 
+  // Ctrl-C or SIGTERM ends the run where it is and writes what it has (bridge/interrupts.h).
+  watch_interrupts();
   return reporting_errors([&] {
     const Scenario scenario = load_scenario(scenario_path, overrides);
     if (out_dir.empty()) out_dir = (std::filesystem::path("out") / scenario.name).string();
     if (!quiet) std::cerr << "uniference: running " << scenario.name << "\n";
-    const ScenarioRun run = run_scenario(scenario, !quiet, out_dir);
+    ScenarioRun run = run_scenario(scenario, !quiet, out_dir);
+    if (run.outcome.status == RunOutcome::Status::kInterrupted) {
+      run.record.partial = run.outcome.report;
+      std::cout << summary_table(scenario, run.network, run.record);
+      write_outputs(scenario, run.network, run.record, out_dir);
+      std::cerr << "uniference: " << run.outcome.report << "; wrote what it had done by then to " << out_dir
+                << " (results.json's \"partial\" says so)\n";
+      return run.outcome.exit_code();
+    }
     if (run.outcome.status != RunOutcome::Status::kCompleted) {
       std::cerr << "uniference: " << run.outcome.report << "\n";
       return run.outcome.exit_code();
