@@ -168,6 +168,20 @@ std::string parse_error_detail(const json::parse_error& error) {
 
 }  // namespace
 
+namespace {
+
+// A syntax error at a 0-based offset of the text, with its 1-based line and column.
+ScenarioError error_at(const std::string& source_name, const std::string& text, size_t offset,
+                       const std::string& detail) {
+  offset = std::min(offset, text.size());
+  const size_t line = 1 + size_t(std::count(text.begin(), text.begin() + offset, '\n'));
+  const size_t last_newline = offset == 0 ? std::string::npos : text.rfind('\n', offset - 1);
+  const size_t column = last_newline == std::string::npos ? offset + 1 : offset - last_newline;
+  return ScenarioError(source_name, line, column, "invalid JSON: " + detail);
+}
+
+}  // namespace
+
 json parse_json_text(const std::string& text, const std::string& source_name) {
   DuplicateKeyFinder duplicates;
   json document;
@@ -175,11 +189,16 @@ json parse_json_text(const std::string& text, const std::string& source_name) {
     document = json::parse(text, std::ref(duplicates));
   } catch (const json::parse_error& error) {
     // error.byte is the 1-based offset of the character the parser stopped at.
-    const size_t offset = error.byte > 0 ? std::min<size_t>(error.byte - 1, text.size()) : 0;
-    const size_t line = 1 + size_t(std::count(text.begin(), text.begin() + offset, '\n'));
-    const size_t last_newline = offset == 0 ? std::string::npos : text.rfind('\n', offset - 1);
-    const size_t column = last_newline == std::string::npos ? offset + 1 : offset - last_newline;
-    throw ScenarioError(source_name, line, column, "invalid JSON: " + parse_error_detail(error));
+    throw error_at(source_name, text, error.byte > 0 ? error.byte - 1 : 0, parse_error_detail(error));
+  } catch (const json::out_of_range& error) {
+    // A number beyond a double (2e9999): the parser names the number, not where it is.
+    const std::string what = error.what();
+    const size_t open = what.find('\''), close = what.rfind('\'');
+    const std::string number = open != std::string::npos && close > open ? what.substr(open + 1, close - open - 1) : "";
+    const size_t at = number.empty() ? std::string::npos : text.find(number);
+    const std::string detail = "the number " + (number.empty() ? std::string() : number + " ") + "is too large";
+    if (at == std::string::npos) throw ScenarioError(source_name, "", "invalid JSON: " + detail);
+    throw error_at(source_name, text, at, detail);
   }
   if (!duplicates.duplicate().empty()) {
     throw ScenarioError(source_name, duplicates.duplicate(),

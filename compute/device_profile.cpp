@@ -51,7 +51,7 @@ DeviceProfileSpec parse_device_profile(const std::string& text, const std::strin
   json doc;
   try {
     doc = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for a number beyond a double
     fail(source, "", std::string("not JSON: ") + e.what());
   }
   if (!doc.is_object()) fail(source, "", "expected a JSON object");

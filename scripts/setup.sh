@@ -5,6 +5,7 @@
 #   scripts/setup.sh                 what README's two commands need (Debian's packaged ns-3)
 #   scripts/setup.sh --ns3 source    also what scripts/build-ns3.sh needs to build ns-3 3.37
 #                                    from Debian's source: dpkg-source, patch, OpenMPI, python3
+#   scripts/setup.sh --fuzz          also clang and libFuzzer's runtime, for scripts/fuzz.sh
 set -euo pipefail
 
 packages=(ns3 libns3-dev libgsl-dev libxml2-dev libsqlite3-dev libtorch-dev libgloo-dev libboost-fiber-dev
@@ -17,7 +18,8 @@ case "${1:-}" in
     source) packages+=(dpkg-dev patch bzip2 xz-utils python3 libopenmpi-dev openmpi-bin) ;;
     *) echo "setup.sh: --ns3 takes package or source" >&2; exit 2 ;;
     esac ;;
-*) echo "setup.sh: unknown argument '$1' (--ns3 package|source)" >&2; exit 2 ;;
+--fuzz) packages+=(clang libclang-rt-14-dev) ;;  # scripts/fuzz.sh: libFuzzer, ASan, UBSan
+*) echo "setup.sh: unknown argument '$1' (--ns3 package|source, --fuzz)" >&2; exit 2 ;;
 esac
 
 missing=()

@@ -324,6 +324,15 @@ TEST(Scenario, InvalidJsonSyntaxHasLineAndColumn) {
   EXPECT_NE(std::string(e.what()).find("invalid JSON"), std::string::npos) << e.what();
 }
 
+TEST(Scenario, ANumberBeyondADoubleIsASyntaxErrorAtIt) {
+  // Found by the scenario reader's fuzzer (tests/fuzz): nlohmann throws out_of_range here,
+  // not parse_error.
+  const ScenarioError e = expect_text_error("{\n  \"seed\": 2e9999\n}\n");
+  EXPECT_EQ(e.line(), 2u);
+  EXPECT_EQ(e.column(), 11u);  // the number's first digit
+  EXPECT_EQ(std::string(e.what()), "bad.json:2:11: invalid JSON: the number 2e9999 is too large");
+}
+
 TEST(Scenario, DuplicateKeysAreErrors) {
   ScenarioError e = expect_text_error("{\"seed\": 1, \"seed\": 2}");
   EXPECT_EQ(e.pointer(), "/seed");

@@ -355,6 +355,10 @@ TEST(DeviceProfile, FilesAreCheckedKeyByKey) {
                 .find("bad.json: /peak_flops/fp8"), std::string::npos);
   EXPECT_NE(error(R"({"name": "x", "peak_flops": {"fp32": 1}})").find("/memory_bandwidth"),
             std::string::npos);
+  // Found by the side-file fuzzer (tests/fuzz): a number beyond a double is not JSON here,
+  // not a stray nlohmann exception.
+  EXPECT_NE(error(R"({"name": "x", "peak_flops": {"fp32": 2e9999}})").find("bad.json: not JSON"),
+            std::string::npos);
   EXPECT_NE(error(R"({"name": "x", "peak_flops": {"fp32": 1}, "memory_bandwidth": 1,
       "efficiency": {"matmul": 1.5}})").find("/efficiency/matmul"), std::string::npos);
   EXPECT_THROW(resolve_device_profile(spec, "fp16"), std::invalid_argument);
