@@ -93,6 +93,26 @@ TEST(Cli, ARunStoppedBySigintOrSigtermWritesWhatItHasMarkedPartial) {
   }
 }
 
+TEST(Cli, ProfileDeviceWritesAProfileAScenarioTakes) {
+  TestDir dir;
+  Result result = run_uniference("profile-device --name here --out " + (dir / "here.json"));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const auto profile = nlohmann::json::parse(read_file(dir / "here.json"));
+  EXPECT_EQ(profile["name"], "here");
+  EXPECT_GT(profile["peak_flops"]["fp32"].get<double>(), 0);
+  EXPECT_GT(profile["memory_bandwidth"].get<double>(), 0);
+  // The machine's memory, read here from /proc/meminfo (the tool asks sysconf).
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  double kib = 0;
+  while (meminfo >> key && key != "MemTotal:") meminfo.ignore(256, '\n');
+  meminfo >> kib;
+  EXPECT_EQ(profile["memory_bytes"].get<double>(), kib * 1024);
+  // A scenario names the file in /devices/profile.
+  result = run_uniference("validate " + quickstart() + " --set /devices/profile=" + (dir / "here.json"));
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+}
+
 TEST(Cli, ADpRunsFlatTokensEqualTheSingleDeviceRuns) {
   // Four replicas know their prompts' tokens in their own order; results.json lists them as
   // one device decoding the whole batch does, so the two flat lists must be equal.
