@@ -113,6 +113,43 @@ TEST(Cli, ProfileDeviceWritesAProfileAScenarioTakes) {
   EXPECT_EQ(result.exit_code, 0) << result.output;
 }
 
+TEST(Cli, ProfileTimesTheModelsOperatorsAtTheirShapesAndReplayRunsOnIt) {
+  TestDir dir;
+  Result result = run_uniference("profile --out " + (dir / "tiny.csv") +
+                                 " --max-prompt 16 --max-batch 1 --repeats 1");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  // The tiny preset's projections, computed here from its shape (dim 256; 4 of 8 heads of
+  // 32 for keys and values: 128; feed-forward 768; vocabulary 32,000): a linear of t rows
+  // from 256 inputs to n outputs is 2 t 256 n FLOPs, for prompts of t = 1, 2, 4, 8, 16; the
+  // head only ever sees one row (a prefill's logits are its last position's).
+  std::set<uint64_t> want = {2 * 256 * 32000};
+  for (uint64_t t : {1, 2, 4, 8, 16}) {
+    for (uint64_t n : {256, 128, 768}) want.insert(2 * t * 256 * n);
+  }
+  std::set<uint64_t> linear;
+  std::istringstream csv(read_file(dir / "tiny.csv"));
+  std::string line;
+  std::getline(csv, line);
+  EXPECT_EQ(line, "op,class,flops,bytes,ns");
+  while (std::getline(csv, line)) {
+    std::istringstream fields(line);
+    std::string op, kind, flops, bytes, ns;
+    std::getline(fields, op, ',');
+    std::getline(fields, kind, ',');
+    std::getline(fields, flops, ',');
+    std::getline(fields, bytes, ',');
+    std::getline(fields, ns, ',');
+    EXPECT_GT(std::stoll(ns), 0) << line;
+    if (op == "aten::linear") linear.insert(std::stoull(flops));
+  }
+  for (uint64_t flops : want) EXPECT_EQ(linear.count(flops), 1u) << flops << " FLOPs";
+  // The simulator replays the table: the quickstart's compute charged from it.
+  result = run_uniference("run " + quickstart() + " --quiet --out " + (dir / "replay") +
+                          " --set '/compute={\"mode\": \"replay\", \"table\": \"" + (dir / "tiny.csv") + "\"}'");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(nlohmann::json::parse(read_file(dir / "replay/results.json"))["compute_mode"], "replay");
+}
+
 TEST(Cli, ADpRunsFlatTokensEqualTheSingleDeviceRuns) {
   // Four replicas know their prompts' tokens in their own order; results.json lists them as
   // one device decoding the whole batch does, so the two flat lists must be equal.
