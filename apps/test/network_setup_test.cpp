@@ -58,5 +58,20 @@ TEST(NetworkSetup, ALinkBudgetStatesTheShannonRateThatRan) {
   EXPECT_TRUE(setup.wan->hold);
 }
 
+TEST(NetworkSetup, WanLossInNetemsPercentReachesGilbertElliottAsFractions) {
+  // netem's `loss gemodel 1 25 90 0.5`: 1% good -> bad, 25% bad -> good, 90% lost in the bad
+  // state (1-h), 0.5% in the good one (1-k); GilbertElliottErrorModel takes fractions.
+  json document = shipped("edge-cloud-geo.json");
+  document["network"]["wan"]["loss"] = {{"p", 1}, {"r", 25}, {"1-h", 90}, {"1-k", 0.5}};
+  const Scenario scenario = parse_scenario(document, "loss.json");
+  const auto& loss = check_scenario(scenario).network.wan.loss;
+  ASSERT_TRUE(loss.has_value());
+  EXPECT_DOUBLE_EQ(loss->p, 0.01);
+  EXPECT_DOUBLE_EQ(loss->r, 0.25);
+  EXPECT_DOUBLE_EQ(loss->loss_in_bad, 0.9);
+  EXPECT_DOUBLE_EQ(loss->loss_in_good, 0.005);
+  EXPECT_TRUE(network_setup(scenario.network, check_scenario(scenario).network).wan->loss);
+}
+
 }  // namespace
 }  // namespace uniference
