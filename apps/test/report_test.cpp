@@ -77,7 +77,7 @@ TEST(Report, ResultsJsonHasTheRecordsNumbers) {
   const double expected_tpot = double(times[3] - times[0]) / 3.0;  // (1760000-1000000)/3
 
   EXPECT_EQ(results["format"], "uniference-results");
-  EXPECT_EQ(results["format_version"], 3);
+  EXPECT_EQ(results["format_version"], 4);
   EXPECT_EQ(results["scenario"], "report-test");
   EXPECT_EQ(results["seed"], 7);
   EXPECT_EQ(results["compute_mode"], "modeled");
