@@ -166,10 +166,6 @@ std::string parse_error_detail(const json::parse_error& error) {
   return message;
 }
 
-}  // namespace
-
-namespace {
-
 // A syntax error at a 0-based offset of the text, with its 1-based line and column.
 ScenarioError error_at(const std::string& source_name, const std::string& text, size_t offset,
                        const std::string& detail) {

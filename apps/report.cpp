@@ -362,25 +362,30 @@ json results(const Scenario& scenario, const NetworkSetup* network, const RunRec
                      {"bytes_sent_by_label", stats.bytes_by_label}});
     bytes_total += stats.bytes_sent;
   }
-  std::vector<json> tokens_of(static_cast<size_t>(record.prompts()), json::array());
-  for (size_t i = 0; i < record.tokens.size(); ++i) tokens_of[size_t(record.token_prompts[i])].push_back(record.tokens[i]);
-  // The flat list step by step, each step in prompt order: the order one device decoding the
-  // whole batch knows them, whatever the layout (dp's replicas and pp's micro-batches know
-  // them in another), so that runs of any layout compare equal.
-  json tokens = json::array();
+  // The flat lists step by step, each step in prompt order: the order one device decoding the
+  // whole batch knows the tokens, whatever the layout (dp's replicas and pp's micro-batches
+  // know them in another), so that runs of any layout compare equal. Times stay paired with
+  // their tokens.
+  std::vector<std::vector<size_t>> of_prompt(static_cast<size_t>(record.prompts()));
+  for (size_t i = 0; i < record.tokens.size(); ++i) of_prompt[size_t(record.token_prompts[i])].push_back(i);
+  json tokens = json::array(), token_times = json::array();
   for (size_t step = 0, more = 1; more > 0; ++step) {
     more = 0;
-    for (const json& of_prompt : tokens_of) {
-      if (step < of_prompt.size()) {
-        tokens.push_back(of_prompt[step]);
-        ++more;
-      }
+    for (const std::vector<size_t>& indexes : of_prompt) {
+      if (step >= indexes.size()) continue;
+      tokens.push_back(record.tokens[indexes[step]]);
+      token_times.push_back(record.token_times_ns[indexes[step]]);
+      ++more;
     }
   }
-  const std::vector<std::vector<int64_t>> times_of = record.token_times_by_prompt();
   json prompts = json::array();
-  for (size_t p = 0; p < tokens_of.size(); ++p) {
-    prompts.push_back({{"prompt", p}, {"tokens", std::move(tokens_of[p])}, {"token_times_ns", times_of[p]}});
+  for (size_t p = 0; p < of_prompt.size(); ++p) {
+    json ids = json::array(), times = json::array();
+    for (size_t i : of_prompt[p]) {
+      ids.push_back(record.tokens[i]);
+      times.push_back(record.token_times_ns[i]);
+    }
+    prompts.push_back({{"prompt", p}, {"tokens", std::move(ids)}, {"token_times_ns", std::move(times)}});
   }
 
   // Each phase's steps: step k joins every rank's k-th phase of that name.
@@ -411,7 +416,7 @@ json results(const Scenario& scenario, const NetworkSetup* network, const RunRec
       {"ttft_ns", record.ttft_ns()},
       {"tpot_ns", record.tpot_ns()},
       {"tokens", std::move(tokens)},
-      {"token_times_ns", record.token_times_ns},
+      {"token_times_ns", std::move(token_times)},
       {"prompts", std::move(prompts)},
       {"messages", record.messages.size()},
       {"bytes_sent", bytes_total},

@@ -40,21 +40,21 @@ int run(const std::vector<std::string>& args, const char*) {
     if (out_dir.empty()) out_dir = (std::filesystem::path("out") / scenario.name).string();
     if (!quiet) std::cerr << "uniference: running " << scenario.name << "\n";
     ScenarioRun run = run_scenario(scenario, !quiet, out_dir);
-    if (run.outcome.status == RunOutcome::Status::kInterrupted) {
-      run.record.partial = run.outcome.report;
-      std::cout << summary_table(scenario, run.network, run.record);
-      write_outputs(scenario, run.network, run.record, out_dir);
+    const bool interrupted = run.outcome.status == RunOutcome::Status::kInterrupted;
+    if (run.outcome.status != RunOutcome::Status::kCompleted && !interrupted) {
+      std::cerr << "uniference: " << run.outcome.report << "\n";
+      return run.outcome.exit_code();
+    }
+    // An interrupted run reports what it had done by then, marked so.
+    if (interrupted) run.record.partial = run.outcome.report;
+    // The reports say what ran: the network the run was built from, defaults resolved.
+    std::cout << summary_table(scenario, run.network, run.record);
+    write_outputs(scenario, run.network, run.record, out_dir);
+    if (interrupted) {
       std::cerr << "uniference: " << run.outcome.report << "; wrote what it had done by then to " << out_dir
                 << " (results.json's \"partial\" says so)\n";
       return run.outcome.exit_code();
     }
-    if (run.outcome.status != RunOutcome::Status::kCompleted) {
-      std::cerr << "uniference: " << run.outcome.report << "\n";
-      return run.outcome.exit_code();
-    }
-    // The reports say what ran: the network the run was built from, defaults resolved.
-    std::cout << summary_table(scenario, run.network, run.record);
-    write_outputs(scenario, run.network, run.record, out_dir);
     if (!quiet) std::cerr << "uniference: wrote " << out_dir << "\n";
     return 0;
   });

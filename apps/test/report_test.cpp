@@ -140,6 +140,7 @@ TEST(Report, TheFlatTokenListGoesStepByStepWhateverOrderTheRanksKnewThem) {
   record.token_times_ns = {1000, 3000, 1000, 3000, 5000};
   const json results = results_json(small_scenario(), small_network(), record);
   EXPECT_EQ(results["tokens"], json::array({5, 6, 7, 8, 9}));
+  EXPECT_EQ(results["token_times_ns"], json::array({1000, 1000, 3000, 3000, 5000}));  // paired
 }
 
 TEST(Report, MemoryBeyondTheDeviceIsAVerdict) {
