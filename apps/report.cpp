@@ -276,6 +276,13 @@ std::string summary(const Scenario& scenario, const NetworkSetup* network, const
   line("compute / comm", percent(compute_total, compute_total + comm_total) + " / " +
                              percent(comm_total, compute_total + comm_total) +
                              " of busy time, all ranks");
+  for (const FaultRecord& fault : record.faults) {
+    std::string what = fault.kind + " " + fault.target + " at " + format_duration(fault.start_ns);
+    if (fault.end_ns >= 0) what += " for " + format_duration(fault.end_ns - fault.start_ns);
+    if (fault.packets_lost > 0) what += ": " + std::to_string(fault.packets_lost) + " packets lost";
+    if (fault.compute_added_ns > 0) what += ": " + format_duration(fault.compute_added_ns) + " of compute added";
+    line("fault", what);
+  }
   const std::vector<int> over = ranks_over_memory(record);
   if (!over.empty()) {
     const RankStats& first = ranks[size_t(over.front())];
@@ -430,6 +437,20 @@ json results(const Scenario& scenario, const NetworkSetup* network, const RunRec
   };
   // Only a run stopped early says so: a whole run's results stay as they were, byte for byte.
   if (!record.partial.empty()) results["partial"] = record.partial;
+  // Likewise, only a run with faults lists them.
+  if (!record.faults.empty()) {
+    json faults = json::array();
+    for (const FaultRecord& fault : record.faults) {
+      json entry = {{"pointer", fault.pointer}, {"kind", fault.kind}, {"target", fault.target},
+                    {"start_ns", fault.start_ns}, {"end_ns", fault.end_ns < 0 ? json() : json(fault.end_ns)}};
+      if (fault.kind == "loss_burst") entry["loss"] = fault.loss;
+      if (fault.kind == "straggler") entry["factor"] = fault.factor;
+      entry["packets_lost"] = fault.packets_lost;
+      entry["compute_added_ns"] = fault.compute_added_ns;
+      faults.push_back(std::move(entry));
+    }
+    results["faults"] = std::move(faults);
+  }
   if (scenario.workload.is_serving()) results["serving"] = serving_json(scenario, record);
   return results;
 }

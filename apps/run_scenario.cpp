@@ -149,13 +149,20 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
   }
 
   const OutputSpec& outputs = scenario.outputs;
-  SimCluster cluster(checked.network, kernel_config(checked));
+  KernelConfig kernel = kernel_config(checked);
+  kernel.block_timeout_ns = scenario.collective_timeout_ns;
+  SimCluster cluster(checked.network, kernel);
   for (int r = 0; r < checked.ranks; ++r) {
     cluster.add_rank(meter_for(scenario, checked.rank_devices[size_t(r)]),
                      [&](Comm& world) { run_rank(scenario, checked, world, inputs, serving); });
   }
   // The taps go on once the devices exist; they die before the cluster, which owns ns-3.
   cluster.build_network();
+  try {
+    cluster.inject_faults(checked.faults);
+  } catch (const FaultTargetError& e) {
+    throw ScenarioError(scenario.source, e.pointer, e.what());
+  }
   std::optional<LinkSampler> links;
   if (outputs.trace && outputs.link_samples > 0) {
     links.emplace(outputs.link_samples, cluster.flow_network());

@@ -354,6 +354,10 @@ void read_collectives(const Checker& check, const json& value, const std::string
       scenario.collective_preset = check.string(item.value(), at);
       continue;
     }
+    if (item.key() == "timeout") {
+      scenario.collective_timeout_ns = duration_ns(check, item.value(), at);
+      continue;
+    }
     check.object(item.value(), at, scenario_keys_under("/collectives/<op>"));
     CollectiveSpec spec;
     spec.operation = item.key();
@@ -373,6 +377,59 @@ void read_collectives(const Checker& check, const json& value, const std::string
     }
     collectives.push_back(std::move(spec));
   }
+}
+
+// "rankN" with N a whole number, or -1.
+int rank_named(const std::string& name) {
+  if (name.size() < 5 || name.size() > 12 || name.compare(0, 4, "rank") != 0) return -1;
+  for (size_t i = 4; i < name.size(); ++i) {
+    if (name[i] < '0' || name[i] > '9') return -1;
+  }
+  if (name.size() > 5 && name[4] == '0') return -1;
+  return std::stoi(name.substr(4));
+}
+
+std::vector<FaultSpec> read_faults(const Checker& check, const json& value, const std::string& pointer) {
+  if (!value.is_array()) check.fail_found(pointer, "an array of faults", value);
+  std::vector<FaultSpec> faults;
+  for (size_t i = 0; i < value.size(); ++i) {
+    const std::string at = child(pointer, std::to_string(i));
+    const json& entry = value[i];
+    check.object(entry, at, scenario_keys_under("/faults/<n>"));
+    FaultSpec fault;
+    fault.kind = check.choice(check.require(entry, at, "kind", "a fault kind"), child(at, "kind"),
+                              {"link_down", "switch_down", "loss_burst", "straggler", "rank_crash"});
+    std::string text;
+    fault.at_ns = read_duration(check, check.require(entry, at, "at", "a duration"), child(at, "at"), &text, true);
+    fault.target = check.string(check.require(entry, at, "target", "a cable, node or rank name"), child(at, "target"));
+    const bool on_rank = fault.kind == "straggler" || fault.kind == "rank_crash";
+    if (on_rank) {
+      fault.rank = rank_named(fault.target);
+      if (fault.rank < 0) check.fail_found(child(at, "target"), "a rank, \"rank0\", \"rank1\", ...", entry["target"]);
+    }
+    if (const json* v = Checker::find(entry, "for")) {
+      if (fault.kind == "rank_crash") check.fail(child(at, "for"), "a crashed rank stays down; rank_crash takes no \"for\"");
+      fault.for_ns = duration_ns(check, *v, child(at, "for"));
+    }
+    const json* loss = Checker::find(entry, "loss");
+    if (fault.kind == "loss_burst") {
+      const std::string loss_at = child(at, "loss");
+      fault.loss = check.number(check.require(entry, at, "loss", "a probability in (0, 1]"), loss_at);
+      if (!(fault.loss > 0 && fault.loss <= 1)) check.fail_found(loss_at, "a probability in (0, 1]", *loss);
+    } else if (loss != nullptr) {
+      check.fail(child(at, "loss"), "only kind loss_burst reads this key (kind is " + fault.kind + ")");
+    }
+    const json* factor = Checker::find(entry, "factor");
+    if (fault.kind == "straggler") {
+      const std::string factor_at = child(at, "factor");
+      fault.factor = check.number(check.require(entry, at, "factor", "a number, 1 or more"), factor_at);
+      if (!(fault.factor >= 1 && fault.factor <= 1e6)) check.fail_found(factor_at, "a number from 1 to 1000000", *factor);
+    } else if (factor != nullptr) {
+      check.fail(child(at, "factor"), "only kind straggler reads this key (kind is " + fault.kind + ")");
+    }
+    faults.push_back(std::move(fault));
+  }
+  return faults;
 }
 
 OutputSpec read_outputs(const Checker& check, const json& value, const std::string& pointer) {
@@ -455,6 +512,9 @@ Scenario parse_scenario(const json& document, const std::string& source_name) {
                    source_name);
   if (const json* v = Checker::find(document, "collectives")) {
     read_collectives(check, *v, "/collectives", scenario);
+  }
+  if (const json* v = Checker::find(document, "faults")) {
+    scenario.faults = read_faults(check, *v, "/faults");
   }
   if (const json* v = Checker::find(document, "outputs")) {
     scenario.outputs = read_outputs(check, *v, "/outputs");

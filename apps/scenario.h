@@ -206,6 +206,17 @@ struct CollectiveSpec {
   std::vector<std::pair<std::string, std::string>> attributes;  // name, value text
 };
 
+// One entry of /faults: a fault injected on purpose (bridge/faults.h has their meaning).
+struct FaultSpec {
+  std::string kind;    // link_down, switch_down, loss_burst, straggler, rank_crash
+  std::string target;  // a cable direction, both directions, a node, or "rankN"
+  int rank = -1;       // straggler and rank_crash: N
+  int64_t at_ns = 0;
+  int64_t for_ns = 0;  // 0: to the end of the run
+  double loss = 1;     // loss_burst
+  double factor = 1;   // straggler
+};
+
 struct OutputSpec {
   bool trace = true;    // trace.json (Chrome / Perfetto)
   bool results = true;  // results.json
@@ -230,6 +241,8 @@ struct Scenario {
   NetworkSpec network;
   std::vector<CollectiveSpec> collectives;  // in key order
   std::string collective_preset;            // /collectives/preset; empty for none
+  int64_t collective_timeout_ns = 0;        // /collectives/timeout; 0: none
+  std::vector<FaultSpec> faults;            // /faults, in order
   OutputSpec outputs;
 };
 

@@ -348,6 +348,46 @@ void check_outputs(const Scenario& scenario, const NetworkConfig& net) {
          "FlowMonitor classifies IP flows; the fabric has no IP");
 }
 
+// What a fault needs of the network besides its target's name, which only the built network
+// can check: ranks that exist, and, for a link fault, packets and a transport that resends them.
+std::vector<Fault> checked_faults(const Scenario& scenario, const NetworkConfig& net, int ranks) {
+  std::vector<Fault> faults;
+  for (size_t i = 0; i < scenario.faults.size(); ++i) {
+    const FaultSpec& spec = scenario.faults[i];
+    const std::string at = child("/faults", std::to_string(i));
+    Fault fault;
+    for (FaultKind kind : {FaultKind::kLinkDown, FaultKind::kSwitchDown, FaultKind::kLossBurst,
+                           FaultKind::kStraggler, FaultKind::kRankCrash}) {
+      if (spec.kind == fault_kind_name(kind)) fault.kind = kind;
+    }
+    if (spec.rank >= ranks) {
+      throw ScenarioError(scenario.source, child(at, "target"),
+                          "this scenario has ranks rank0 to rank" + std::to_string(ranks - 1) +
+                              ", not " + spec.target);
+    }
+    if (is_link_fault(fault.kind) && net.level == "flow") {
+      throw ScenarioError(scenario.source, child(at, "kind"),
+                          spec.kind + " needs packets to lose; this scenario's "
+                          "/network/transport/level is 'flow' (use level \"packet\")");
+    }
+    if (is_link_fault(fault.kind) && net.transport != "tcp") {
+      throw ScenarioError(scenario.source, child(at, "kind"),
+                          spec.kind + " needs a transport that resends what is lost; this scenario's is '" +
+                              net.transport + "', whose lossless fabric has no retransmission "
+                              "(straggler and rank_crash work on it)");
+    }
+    fault.pointer = at;
+    fault.target = spec.target;
+    fault.rank = spec.rank;
+    fault.at_ns = spec.at_ns;
+    fault.for_ns = spec.for_ns;
+    fault.loss = spec.loss;
+    fault.factor = spec.factor;
+    faults.push_back(std::move(fault));
+  }
+  return faults;
+}
+
 }  // namespace
 
 CheckedScenario check_scenario(const Scenario& scenario) {
@@ -355,6 +395,7 @@ CheckedScenario check_scenario(const Scenario& scenario) {
   static_cast<CheckedCompute&>(checked) = check_compute(scenario);
   checked.network = checked_network(scenario, uint32_t(checked.ranks));
   check_outputs(scenario, checked.network);
+  checked.faults = checked_faults(scenario, checked.network, checked.ranks);
   return checked;
 }
 

@@ -6,12 +6,17 @@
 #pragma once
 
 #include "apps/compute_check.h"
+#include "bridge/fault.h"
 #include "bridge/network_config.h"
+
+#include <vector>
 
 namespace uniference {
 
 struct CheckedScenario : CheckedCompute {
   NetworkConfig network;
+  std::vector<Fault> faults;  // /faults; their cable and node names are checked as the run builds
+                              // the network (bridge/faults.h)
 };
 
 CheckedScenario check_scenario(const Scenario& scenario);

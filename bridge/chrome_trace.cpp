@@ -204,6 +204,34 @@ void add_link_outages(const RunRecord& record, std::vector<Event>& header,
   }
 }
 
+// Faults the scenario injected: one track per fault, named after it, on the network process for
+// a link fault and on the ranks' for a rank fault, after every other track; a slice named by its
+// kind (category "fault") over its window, which runs to the run's end when it has none, and an
+// instant for a crash.
+void add_faults(const RunRecord& record, std::vector<Event>& header, std::vector<Event>& timed,
+                int64_t& slice_index) {
+  constexpr int kFirstFaultTid = 1 << 21;  // past any lane, outage or phase track
+  for (size_t i = 0; i < record.faults.size(); ++i) {
+    const FaultRecord& fault = record.faults[i];
+    const bool on_rank = fault.kind == "straggler" || fault.kind == "rank_crash";
+    const int pid = on_rank ? kRanksPid : kNetworkPid;
+    const int tid = kFirstFaultTid + int(i);
+    header.push_back(metadata("thread_name", pid, tid,
+                              {{"name", "fault " + fault.pointer + ": " + fault.kind + " " + fault.target}}));
+    header.push_back(metadata("thread_sort_index", pid, tid, {{"sort_index", tid}}));
+    Slice slice;
+    slice.name = fault.kind;
+    slice.category = "fault";
+    slice.start_ns = fault.start_ns;
+    const int64_t end = fault.kind == "rank_crash" ? fault.start_ns : fault.end_ns < 0 ? record.total_ns : fault.end_ns;
+    slice.end_ns = std::max(fault.start_ns, end);
+    slice.pid = pid;
+    slice.tid = tid;
+    slice.index = slice_index++;
+    add_slice(slice, timed);
+  }
+}
+
 // Phases the shard code timed (an MoE layer's dispatch and combine): one track per rank that
 // has any, after every rank's own ("rank N phases"), a slice per phase (category "phase").
 void add_phases(const RunRecord& record, std::vector<Event>& header, std::vector<Event>& timed,
@@ -446,12 +474,16 @@ std::vector<Event> build_events(const RunRecord& record, const std::string& titl
     }
   }
 
-  if (record.messages.empty() && (!record.links.links.empty() || !record.outages.empty())) {
+  const bool link_faults = std::any_of(record.faults.begin(), record.faults.end(), [](const FaultRecord& f) {
+    return f.kind != "straggler" && f.kind != "rank_crash";
+  });
+  if (record.messages.empty() && (!record.links.links.empty() || !record.outages.empty() || link_faults)) {
     add_network_process(record, header);
   }
   add_link_counters(record, timed);
   add_link_outages(record, header, timed, slice_index);
   add_phases(record, header, timed, slice_index);
+  add_faults(record, header, timed, slice_index);
 
   std::sort(timed.begin(), timed.end(), [](const Event& a, const Event& b) {
     return std::make_tuple(a.ts_ns, a.pid, a.tid, int(a.slot), a.order1, a.order2) <

@@ -18,11 +18,20 @@
 #include <algorithm>
 #include <cmath>
 #include <csignal>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <stdexcept>
 
 namespace uniference {
+
+// A straggler fault's window on one LP (Kernel::add_straggler).
+struct SlowWindow {
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+  double factor = 1;
+  size_t fault = 0;
+};
 
 struct LogicalProcess {
   enum class State { kIdle, kScheduled, kRunning, kBlocked, kFinished };
@@ -42,6 +51,11 @@ struct LogicalProcess {
   bool cancelled = false;
   BlockReason blocked_on;
   int64_t blocked_since_ns = 0;
+  uint64_t waits = 0;  // blocking waits so far: a timeout names the wait it was set for
+  // Faults: windows in which its compute is slower, and when it crashed (-1: it has not).
+  std::vector<SlowWindow> slow;
+  int64_t crashed_at_ns = -1;
+  bool crashed() const { return crashed_at_ns >= 0; }
 };
 
 namespace {
@@ -80,6 +94,40 @@ std::string format_time(int64_t ns) {
   std::ostringstream out;
   out << ns / 1000 << '.' << (ns % 1000) / 100 << (ns % 100) / 10 << ns % 10 << " us";
   return out.str();
+}
+
+// When compute of `work` ns at full speed, started at `start`, ends on an LP with straggler
+// windows: inside a window each ns of work takes `factor` ns (the factors of overlapping
+// windows multiply). What a window adds is its fault's cost, charged to `recorder`.
+int64_t slowed_end(const std::vector<SlowWindow>& windows, int64_t start, int64_t work,
+                   RunRecorder& recorder) {
+  int64_t t = start;
+  double left = double(work);
+  while (left > 0) {
+    double factor = 1;
+    const SlowWindow* first = nullptr;
+    int64_t next = std::numeric_limits<int64_t>::max();  // where the factor changes next
+    for (const SlowWindow& w : windows) {
+      if (t >= w.start_ns && t < w.end_ns) {
+        factor *= w.factor;
+        next = std::min(next, w.end_ns);
+        if (first == nullptr) first = &w;
+      } else if (w.start_ns > t) {
+        next = std::min(next, w.start_ns);
+      }
+    }
+    const double takes = left * factor;
+    const bool ends_here = double(next - t) >= takes;
+    const int64_t piece = ends_here ? int64_t(std::llround(takes)) : next - t;
+    if (first != nullptr) {
+      const double piece_work = ends_here ? left : double(piece) / factor;
+      recorder.fault_cost(first->fault, 0, piece - int64_t(std::llround(piece_work)));
+    }
+    t += piece;
+    if (ends_here) break;
+    left -= double(piece) / factor;
+  }
+  return t;
 }
 }  // namespace
 
@@ -167,8 +215,12 @@ RunOutcome Kernel::run() {
 
   if (outcome_.status == RunOutcome::Status::kCompleted && finished_ < lp_count()) {
     // ns-3 ran dry with LPs still waiting: nothing can ever wake them.
-    outcome_.status = RunOutcome::Status::kDeadlock;
-    outcome_.report = deadlock_report();
+    if (crashed_ > 0 || !faults_so_far().empty()) {
+      end_after_fault("ns-3 has nothing left to do and ranks have not finished");
+    } else {
+      outcome_.status = RunOutcome::Status::kDeadlock;
+      outcome_.report = deadlock_report();
+    }
   }
   cancel_unfinished();
   set_compute_label_sink({});
@@ -211,6 +263,7 @@ void Kernel::lp_main(LogicalProcess& lp) {
   if (!lp.cancelled) recorder_.finished(lp.rank, now_ns());
   ++finished_;
   if (finished_ == lp_count() && !stopping_) ns3::Simulator::Stop();
+  if (crashed_ > 0 && finished_ + crashed_ == lp_count()) request_quiescence_check();
   kernel_baton_.post();
 }
 
@@ -238,7 +291,8 @@ void Kernel::leave(LogicalProcess& lp) {
 
 void Kernel::resume(LogicalProcess* lp) {
   --pending_resumes_;
-  if (stopping_ || lp->state == LogicalProcess::State::kFinished) return;
+  if (lp->crashed()) request_quiescence_check();
+  if (stopping_ || lp->state == LogicalProcess::State::kFinished || lp->crashed()) return;
   auto& props = lp->fiber.properties<LpProperties>();
   props.time_ns = now_ns();
   const int64_t started = config_.account_lp_wall ? steady_clock_ns() : 0;
@@ -256,12 +310,13 @@ void Kernel::schedule_resume(LogicalProcess& lp, int64_t delay_ns) {
 
 // Closes the open segment and records it after what is already owed.
 static void close_segment(LogicalProcess& lp, RunRecorder& recorder, int64_t now) {
-  const int64_t charged = lp.meter->end();
+  const int64_t work = lp.meter->end();
   lp.meter_open = false;
-  if (charged <= 0) return;
+  if (work <= 0) return;
   const int64_t start = now + lp.owed_ns;
-  recorder.compute(lp.rank, start, start + charged, lp.label);
-  lp.owed_ns += charged;
+  const int64_t end = lp.slow.empty() ? start + work : slowed_end(lp.slow, start, work, recorder);
+  recorder.compute(lp.rank, start, end, lp.label);
+  lp.owed_ns += end - start;
 }
 
 void Kernel::settle_compute() {
@@ -313,6 +368,11 @@ void Kernel::block(const BlockReason& reason) {
   lp.state = LogicalProcess::State::kBlocked;
   lp.blocked_on = reason;
   lp.blocked_since_ns = now_ns();
+  ++lp.waits;
+  if (config_.block_timeout_ns > 0) {
+    ns3::Simulator::Schedule(ns3::NanoSeconds(config_.block_timeout_ns), &Kernel::wait_timed_out,
+                             this, &lp, lp.waits);
+  }
   request_quiescence_check();
   park(lp);
 }
@@ -325,7 +385,7 @@ void Kernel::advance(int64_t ns) {
 
 void Kernel::wake(int rank) {
   LogicalProcess& lp = *lps_.at(static_cast<size_t>(rank));
-  if (lp.state != LogicalProcess::State::kBlocked) return;
+  if (lp.state != LogicalProcess::State::kBlocked || lp.crashed()) return;
   schedule_resume(lp, wake_latency(lp));
 }
 
@@ -353,11 +413,84 @@ void Kernel::request_quiescence_check() {
 void Kernel::check_quiescence() {
   check_scheduled_ = false;
   if (stopping_ || finished_ == lp_count() || pending_resumes_ > 0) return;
+  if (finished_ + crashed_ == lp_count()) {
+    end_after_fault("every rank that did not crash has finished, so the run cannot finish");
+    return;
+  }
   if (in_flight_ && in_flight_() > 0) return;
+  // With a timeout, the waits end the run when it expires, as the libraries' would.
+  if (config_.block_timeout_ns > 0) return;
+  if (!faults_so_far().empty()) {
+    end_after_fault("every rank that did not crash is blocked and no message is in flight");
+    return;
+  }
   outcome_.status = RunOutcome::Status::kDeadlock;
   outcome_.report = deadlock_report();
   stopping_ = true;
   ns3::Simulator::Stop();
+}
+
+void Kernel::add_straggler(int rank, int64_t start_ns, int64_t end_ns, double factor, size_t fault) {
+  lps_.at(size_t(rank))->slow.push_back({start_ns, end_ns, factor, fault});
+}
+
+void Kernel::crash_at(int rank, int64_t at_ns) {
+  ns3::Simulator::Schedule(ns3::NanoSeconds(at_ns), &Kernel::crash, this, lps_.at(size_t(rank)).get());
+}
+
+void Kernel::crash(LogicalProcess* lp) {
+  if (stopping_ || lp->state == LogicalProcess::State::kFinished) return;
+  lp->crashed_at_ns = now_ns();
+  ++crashed_;
+  request_quiescence_check();
+}
+
+void Kernel::wait_timed_out(LogicalProcess* lp, uint64_t wait) {
+  if (stopping_ || lp->crashed() || lp->state != LogicalProcess::State::kBlocked || lp->waits != wait) return;
+  std::ostringstream what;
+  what << "rank " << lp->rank << ": " << lp->blocked_on.operation;
+  if (!lp->blocked_on.peer.empty()) what << " (" << lp->blocked_on.peer << ")";
+  what << " did not complete within the timeout of " << format_time(config_.block_timeout_ns)
+       << " (/collectives/timeout): waiting since t=" << format_time(lp->blocked_since_ns);
+  end_after_fault(what.str());
+}
+
+void Kernel::end_after_fault(const std::string& what) {
+  const std::string faults = faults_so_far();
+  outcome_.status = faults.empty() ? RunOutcome::Status::kError : RunOutcome::Status::kFaulted;
+  outcome_.report = "at t=" + format_time(now_ns()) + ": " + what + "\n" + faults + waits();
+  stopping_ = true;
+  ns3::Simulator::Stop();
+}
+
+// The faults that had begun by now, one line each; empty when none had.
+std::string Kernel::faults_so_far() const {
+  std::ostringstream out;
+  for (const FaultRecord& fault : recorder_.record().faults) {
+    if (fault.start_ns > now_ns()) continue;
+    out << "  fault " << fault.pointer << ": " << fault.kind << " " << fault.target << " at t="
+        << format_time(fault.start_ns);
+    if (fault.end_ns >= 0) out << " until t=" << format_time(fault.end_ns);
+    out << "\n";
+  }
+  return out.str();
+}
+
+// What every unfinished rank is doing: blocked in what since when, or crashed when.
+std::string Kernel::waits() const {
+  std::ostringstream out;
+  for (const auto& lp : lps_) {
+    if (lp->crashed()) {
+      out << "  rank " << lp->rank << ": crashed at t=" << format_time(lp->crashed_at_ns) << "\n";
+      continue;
+    }
+    if (lp->state != LogicalProcess::State::kBlocked) continue;
+    out << "  rank " << lp->rank << ": blocked in " << lp->blocked_on.operation;
+    if (!lp->blocked_on.peer.empty()) out << " (" << lp->blocked_on.peer << ")";
+    if (lp->blocked_on.tag >= 0) out << " tag " << lp->blocked_on.tag;
+    out << " since t=" << format_time(lp->blocked_since_ns) << "\n";
+  }
+  return out.str();
 }
 
 void Kernel::fail(const std::string& message) {
@@ -393,17 +526,8 @@ void Kernel::cancel_unfinished() {
 }
 
 std::string Kernel::deadlock_report() const {
-  std::ostringstream out;
-  out << "deadlock at t=" << format_time(now_ns()) << ": every unfinished rank is blocked and "
-      << "no message is in flight\n";
-  for (const auto& lp : lps_) {
-    if (lp->state != LogicalProcess::State::kBlocked) continue;
-    out << "  rank " << lp->rank << ": blocked in " << lp->blocked_on.operation;
-    if (!lp->blocked_on.peer.empty()) out << " (" << lp->blocked_on.peer << ")";
-    if (lp->blocked_on.tag >= 0) out << " tag " << lp->blocked_on.tag;
-    out << " since t=" << format_time(lp->blocked_since_ns) << "\n";
-  }
-  return out.str();
+  return "deadlock at t=" + format_time(now_ns()) +
+         ": every unfinished rank is blocked and no message is in flight\n" + waits();
 }
 
 }  // namespace uniference

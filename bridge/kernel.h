@@ -67,12 +67,19 @@ struct KernelConfig {
   // heavy-tailed (mostly microseconds, now and then milliseconds), and which of two ranks
   // resumes last depends on the tail, not only on the mean.
   std::vector<int64_t> wake_samples_ns;
+  // How long a blocking call may wait, in simulated ns, before the run ends with a report
+  // naming it, as NCCL's and Gloo's timeouts end a job (/collectives/timeout); 0: forever,
+  // and a wait nothing can end is reported as a deadlock at once.
+  int64_t block_timeout_ns = 0;
 };
 
-// How a run ended. Exit codes used by the apps: 0 completed, 1 error, 3 deadlock, and
+// How a run ended. Exit codes used by the apps: 0 completed, 1 error (a fault the run could
+// not finish after, or a wait past its timeout, included), 3 deadlock with no fault, and
 // 128 + the signal for a run stopped by SIGINT (130) or SIGTERM (143), as shells report them.
 struct RunOutcome {
-  enum class Status { kCompleted, kDeadlock, kError, kInterrupted };
+  // kFaulted: the run could not finish after an injected fault (/faults); the report names the
+  // fault, the waits it left and the time.
+  enum class Status { kCompleted, kDeadlock, kError, kInterrupted, kFaulted };
   Status status = Status::kCompleted;
   std::string report;  // deadlock report, error or interruption message; empty when completed
   int signal = 0;      // kInterrupted: the signal that stopped the run
@@ -100,6 +107,14 @@ class Kernel {
   // Adds an LP whose shard code is `body`; its rank is the number of LPs before it.
   int add_lp(std::unique_ptr<ComputeMeter> meter, std::function<void()> body);
   int lp_count() const { return static_cast<int>(lps_.size()); }
+
+  // ---- Faults (/faults), before run(); `fault` indexes the recorder's fault records ----
+  // Rank `rank` computes `factor` times slower over [start_ns, end_ns): its compute segments
+  // are stretched through the window.
+  void add_straggler(int rank, int64_t start_ns, int64_t end_ns, double factor, size_t fault);
+  // Rank `rank` stops for good at `at_ns`: it never runs again, and what it was waiting for
+  // is forgotten. Messages to it are still delivered to its host.
+  void crash_at(int rank, int64_t at_ns);
 
   // Runs ns-3 and the LPs until every LP has returned, a deadlock, an LP throws, or a
   // watched signal stops it (bridge/interrupts.h).
@@ -159,6 +174,13 @@ class Kernel {
   void lp_main(LogicalProcess& lp);
   std::string where(const LogicalProcess& lp) const;
   void check_quiescence();
+  void crash(LogicalProcess* lp);
+  void wait_timed_out(LogicalProcess* lp, uint64_t wait);
+  // Ends the run after a fault or a timeout: kFaulted when an injected fault had begun by
+  // now, else kError.
+  void end_after_fault(const std::string& what);
+  std::string faults_so_far() const;
+  std::string waits() const;
   void fail(const std::string& message);
   // A watched signal asked the process to stop: end the run where it is.
   void interrupt(int signal);
@@ -173,6 +195,7 @@ class Kernel {
   GeneratorState kernel_random_;
   std::function<uint64_t()> in_flight_;
   int finished_ = 0;
+  int crashed_ = 0;
   int pending_resumes_ = 0;
   int64_t lp_wall_ns_ = 0;
   bool check_scheduled_ = false;

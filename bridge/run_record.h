@@ -97,6 +97,21 @@ struct LinkOutage {
   int64_t end_ns = 0;
 };
 
+// A fault the scenario injected (/faults) and what it cost the run.
+struct FaultRecord {
+  std::string pointer;  // "/faults/0", where the scenario gives it
+  std::string kind;     // "link_down", "switch_down", "loss_burst", "straggler", "rank_crash"
+  std::string target;   // as written: "rank0 <-> hub", "leaf0", "rank2"
+  int64_t start_ns = 0;
+  int64_t end_ns = -1;  // -1: to the end of the run (a crash, or a fault without "for")
+  double loss = 0;      // loss_burst: each packet's probability; link_down, switch_down: 1
+  double factor = 1;    // straggler: compute takes this many times as long
+  // What it cost: packets its windows lost (link faults), and compute time it added
+  // (stragglers: the time charged beyond what the same work takes at full speed).
+  uint64_t packets_lost = 0;
+  int64_t compute_added_ns = 0;
+};
+
 struct RunRecord {
   // "": simulated; else the backend a deployment ran on ("gloo", "nccl"), its times real
   // (nanoseconds since every rank had loaded its weights).
@@ -116,6 +131,7 @@ struct RunRecord {
   LinkActivity links;
   std::vector<LinkOutage> outages;  // in time order, within the run
   std::vector<PhaseSpan> phases;    // in the order they ended
+  std::vector<FaultRecord> faults;  // in the scenario's order
   // Why the run stopped before its end ("interrupted by SIGINT at t=1.200 ms"): what it
   // holds is what had happened by then. Empty for a run that ran to its end.
   std::string partial;

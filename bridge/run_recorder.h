@@ -51,6 +51,14 @@ class RunRecorder {
   // The outages of links that have them, once the run is over (bridge/link_outages.h).
   void outages(std::vector<LinkOutage> outages) { record_.outages = std::move(outages); }
 
+  // The faults the scenario injects (/faults), before the run starts; what each costs is
+  // added as the run pays it.
+  void faults(std::vector<FaultRecord> faults) { record_.faults = std::move(faults); }
+  void fault_cost(size_t fault, uint64_t packets_lost, int64_t compute_added_ns) {
+    record_.faults.at(fault).packets_lost += packets_lost;
+    record_.faults.at(fault).compute_added_ns += compute_added_ns;
+  }
+
   // The rank producing `prompt`'s tokens knew token `token` of it at `ns`.
   void token(int64_t prompt, int64_t token, int64_t ns);
   // A served request finished.

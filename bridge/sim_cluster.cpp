@@ -94,9 +94,27 @@ std::vector<std::string> network_cables(const NetworkConfig& network, uint32_t r
   return names;
 }
 
+void SimCluster::inject_faults(const std::vector<Fault>& faults) {
+  if (faults.empty()) return;
+  if (!backend_) throw std::logic_error("inject_faults: build the network first");
+  faults_ = std::make_unique<FaultInjection>(faults, kernel_);
+}
+
+void check_fault_targets(const NetworkConfig& network, uint32_t ranks, const std::vector<Fault>& faults) {
+  if (std::none_of(faults.begin(), faults.end(), [](const Fault& f) { return is_link_fault(f.kind); })) return;
+  struct Teardown {
+    ~Teardown() { ns3::Simulator::Destroy(); }
+  } teardown;
+  build_topology(network, ranks, 1);
+  const std::vector<CableDirection> cables = cable_directions();
+  for (const Fault& fault : faults) fault_receivers(fault, cables);
+}
+
 RunOutcome SimCluster::run() {
   build_network();
-  return kernel_.run();
+  RunOutcome outcome = kernel_.run();
+  if (faults_) faults_->record_losses();
+  return outcome;
 }
 
 }  // namespace uniference

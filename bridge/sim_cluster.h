@@ -3,6 +3,7 @@
 // global state with them (one SimCluster at a time per process).
 #pragma once
 
+#include "bridge/faults.h"
 #include "bridge/kernel.h"
 #include "bridge/network_config.h"
 #include "bridge/sim_backend.h"
@@ -34,6 +35,9 @@ class SimCluster {
   // from the registry); run() does it when not yet done. Throws std::invalid_argument for
   // a name no registry knows or an Attribute default ns-3 refuses.
   void build_network();
+  // Injects the run's faults into the network and the ranks (bridge/faults.h): after
+  // build_network, before run. Throws FaultTargetError for a target the network has not got.
+  void inject_faults(const std::vector<Fault>& faults);
   // Runs the ranks to the end.
   RunOutcome run();
 
@@ -49,11 +53,17 @@ class SimCluster {
   std::vector<Shard> shards_;
   std::unique_ptr<SimBackend> backend_;
   ns3::Ptr<ns3::FlowNetwork> flow_network_;
+  std::unique_ptr<FaultInjection> faults_;
 };
 
 // Every direction of every cable of `network` built for `ranks` ranks, named as its
 // topology's users name it ("rank0 -> leaf0", "leaf0 -> spine1"; bridge/node_names.h),
 // sorted. Builds the network as a run would and tears it down: not while a SimCluster lives.
 std::vector<std::string> network_cables(const NetworkConfig& network, uint32_t ranks);
+
+// Checks that the network built for `ranks` ranks has every cable and switch `faults` name, as
+// a run would when it injects them; builds the network and tears it down, likewise. Throws
+// FaultTargetError.
+void check_fault_targets(const NetworkConfig& network, uint32_t ranks, const std::vector<Fault>& faults);
 
 }  // namespace uniference

@@ -19,6 +19,7 @@ set(UNIFERENCE_SCENARIO_SOURCES
   apps/scenario_keys/compute.cpp
   apps/scenario_keys/network.cpp
   apps/scenario_keys/collectives.cpp
+  apps/scenario_keys/faults.cpp
   apps/scenario_keys/outputs.cpp
   apps/scenario_key_reference.cpp
   apps/scenario_values.cpp

@@ -41,17 +41,25 @@ int run(const std::vector<std::string>& args, const char*) {
     if (!quiet) std::cerr << "uniference: running " << scenario.name << "\n";
     ScenarioRun run = run_scenario(scenario, !quiet, out_dir);
     const bool interrupted = run.outcome.status == RunOutcome::Status::kInterrupted;
-    if (run.outcome.status != RunOutcome::Status::kCompleted && !interrupted) {
+    const bool faulted = run.outcome.status == RunOutcome::Status::kFaulted;
+    if (run.outcome.status != RunOutcome::Status::kCompleted && !interrupted && !faulted) {
       std::cerr << "uniference: " << run.outcome.report << "\n";
       return run.outcome.exit_code();
     }
-    // An interrupted run reports what it had done by then, marked so.
-    if (interrupted) run.record.partial = run.outcome.report;
+    // A run stopped by a signal or by a fault it could not finish after reports what it had
+    // done by then, marked so: the trace shows the fault and what it left waiting.
+    if (interrupted || faulted) run.record.partial = run.outcome.report;
     // The reports say what ran: the network the run was built from, defaults resolved.
     std::cout << summary_table(scenario, run.network, run.record);
     write_outputs(scenario, run.network, run.record, out_dir);
     if (interrupted) {
       std::cerr << "uniference: " << run.outcome.report << "; wrote what it had done by then to " << out_dir
+                << " (results.json's \"partial\" says so)\n";
+      return run.outcome.exit_code();
+    }
+    if (faulted) {
+      std::cerr << "uniference: the run cannot finish after a fault, " << run.outcome.report
+                << "uniference: wrote what it had done by then to " << out_dir
                 << " (results.json's \"partial\" says so)\n";
       return run.outcome.exit_code();
     }

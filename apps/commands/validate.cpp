@@ -30,7 +30,13 @@ int validate(const std::vector<std::string>& args, const char*) {
     return usage_error(e.what());
   }
   return reporting_errors([&] {
-    const CheckedScenario checked = check_scenario(load_scenario(scenario_path, overrides));
+    const Scenario scenario = load_scenario(scenario_path, overrides);
+    const CheckedScenario checked = check_scenario(scenario);
+    try {
+      check_fault_targets(checked.network, uint32_t(checked.ranks), checked.faults);
+    } catch (const FaultTargetError& e) {
+      throw ScenarioError(scenario.source, e.pointer, e.what());
+    }
     if (links) {
       for (const std::string& cable : network_cables(checked.network, uint32_t(checked.ranks))) {
         std::cout << cable << "\n";
@@ -50,7 +56,8 @@ Command validate_command() {
           {{"validate SCENARIO.json",
             "check the scenario only (every key, every name against its registry,\n"
             "every ns-3 Attribute, and that the model, the parallel degrees and the\n"
-            "workload fit together); runs nothing. --links: build the network\n"
+            "workload fit together, the cables and switches /faults names);\n"
+            "runs nothing. --links: build the network\n"
             "and list every direction of every cable by the names the trace uses\n"
             "(rank0 -> leaf0, leaf0 -> spine1), one per line"}},
           validate};

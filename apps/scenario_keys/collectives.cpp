@@ -16,6 +16,12 @@ std::vector<ScenarioKey> collectives_keys() {
                   "Chooses for every operation and size what a library runs (`gloo`, `nccl`) or "
                   "what the cost model predicts fastest (`auto`); see `docs/collectives.md`.")
           .defaults_to("none"),
+      ScenarioKey("/collectives/timeout", "string, [duration](#durations)",
+                  "How long a blocking call (a collective, a receive) may wait in simulated time "
+                  "before the run ends with a report naming the call, its ranks and the faults "
+                  "so far (exit 1), as NCCL's and Gloo's timeouts end a job.")
+          .unit(Unit::kDuration)
+          .defaults_to("none: a wait nothing can end is reported as a deadlock at once"),
       ScenarioKey("/collectives/<op>", "", "",
                   R"({"type": "object", "additionalProperties": false})")
           .in_parent_row(),

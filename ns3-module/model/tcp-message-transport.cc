@@ -51,7 +51,12 @@ TcpMessageTransport::GetTypeId()
                           "TCP receive buffer size (bytes) of every socket the transport opens.",
                           UintegerValue(131072),
                           MakeUintegerAccessor(&TcpMessageTransport::m_rcvBufSize),
-                          MakeUintegerChecker<uint32_t>(1));
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddTraceSource("ConnectionLost",
+                            "A connection failed because TCP gave up retransmitting; the peer's "
+                            "endpoint id. Messages in it and queued behind it are lost.",
+                            MakeTraceSourceAccessor(&TcpMessageTransport::m_connectionLostTrace),
+                            "ns3::TracedValueCallback::Uint32");
     return tid;
 }
 
@@ -207,7 +212,7 @@ TcpMessageTransport::OpenConnection(uint32_t dst, Connection& connection)
         MakeCallback(&TcpMessageTransport::HandleSendSpace, this, dst));
     connection.socket->SetCloseCallbacks(
         MakeCallback(&TcpMessageTransport::HandleOutgoingClosed, this, dst),
-        MakeCallback(&TcpMessageTransport::HandleOutgoingClosed, this, dst));
+        MakeCallback(&TcpMessageTransport::HandleOutgoingFailed, this, dst));
     connection.socket->Connect(InetSocketAddress(m_peers.at(dst), m_port));
 }
 
@@ -235,6 +240,16 @@ TcpMessageTransport::HandleOutgoingClosed(uint32_t dst, Ptr<Socket> socket)
     NS_ABORT_MSG_IF(m_running,
                     "endpoint " << GetEndpointId() << " at " << Simulator::Now().As(Time::US)
                                 << ": connection to endpoint " << dst << " closed by the peer");
+}
+
+void
+TcpMessageTransport::HandleOutgoingFailed(uint32_t dst, Ptr<Socket> socket)
+{
+    NS_LOG_FUNCTION(this << dst << socket);
+    NS_LOG_WARN("endpoint " << GetEndpointId() << ": connection to endpoint " << dst
+                            << " failed; what was queued to it is lost");
+    m_connections.at(dst).connected = false;
+    m_connectionLostTrace(dst);
 }
 
 void
@@ -333,11 +348,19 @@ TcpMessageTransport::HandleAccept(Ptr<Socket> socket, const Address& from)
     socket->SetRecvCallback(MakeCallback(&TcpMessageTransport::HandleRead, this, index));
     socket->SetCloseCallbacks(
         MakeCallback(&TcpMessageTransport::HandleIncomingClosed, this, index),
-        MakeCallback(&TcpMessageTransport::HandleIncomingClosed, this, index));
+        MakeCallback(&TcpMessageTransport::HandleIncomingFailed, this, index));
     if (socket->GetRxAvailable() > 0)
     {
         HandleRead(index, socket);
     }
+}
+
+void
+TcpMessageTransport::HandleIncomingFailed(uint32_t stream, Ptr<Socket> socket)
+{
+    NS_LOG_FUNCTION(this << stream << socket);
+    NS_LOG_WARN("endpoint " << GetEndpointId() << ": connection from endpoint "
+                            << m_streams[stream].source << " failed");
 }
 
 void

@@ -154,6 +154,14 @@ class TcpMessageTransport : public MessageTransport
      */
     void HandleOutgoingClosed(uint32_t dst, Ptr<Socket> socket);
     /**
+     * A connection to a peer failed: TCP gave up retransmitting (a cable down for good). What
+     * was queued to that peer is lost, as a library's is when its socket errors; the
+     * ConnectionLost trace source says so.
+     * \param dst the peer's endpoint id
+     * \param socket the socket
+     */
+    void HandleOutgoingFailed(uint32_t dst, Ptr<Socket> socket);
+    /**
      * A peer opened a connection to this endpoint.
      * \param socket the accepted socket
      * \param from the peer's address
@@ -172,6 +180,12 @@ class TcpMessageTransport : public MessageTransport
      */
     void HandleIncomingClosed(uint32_t stream, Ptr<Socket> socket);
     /**
+     * An accepted connection failed (TCP gave up): what was in it is lost.
+     * \param stream index into m_streams
+     * \param socket the socket
+     */
+    void HandleIncomingFailed(uint32_t stream, Ptr<Socket> socket);
+    /**
      * Consume one received packet of a stream: headers are decoded, payload counted.
      * \param stream index into m_streams
      * \param packet the bytes, consumed in place
@@ -183,6 +197,7 @@ class TcpMessageTransport : public MessageTransport
     uint32_t m_sndBufSize;  //!< TCP send buffer size of every socket
     uint32_t m_rcvBufSize;  //!< TCP receive buffer size of every socket
     bool m_running;         //!< Between StartApplication and StopApplication
+    TracedCallback<uint32_t> m_connectionLostTrace; //!< A connection failed, by peer endpoint
     bool m_stopped;         //!< StopApplication has run
 
     std::map<uint32_t, Ipv4Address> m_peers;      //!< Peer endpoint id to address

@@ -12,6 +12,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/fade-condition.h"
+#include "ns3/fault-error-model.h"
 #include "ns3/gilbert-elliott-error-model.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
@@ -26,6 +27,64 @@
 
 using namespace ns3;
 using namespace ns3::tests;
+
+/// Fault windows: a whole outage loses exactly the packets inside it (and none at its end, which
+/// is exclusive), a burst loses its share (binomial bounds), and outside them the inner model
+/// decides. Packets are offered once per microsecond over 3 ms.
+class FaultWindowTestCase : public TestCase
+{
+  public:
+    FaultWindowTestCase()
+        : TestCase("Fault windows: an outage loses its packets, a burst its share, else the inner model")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<FaultErrorModel> model = CreateObject<FaultErrorModel>();
+        model->AssignStreams(7);
+        // Outside the windows every packet is lost by the inner model: so a packet kept must
+        // have been inside a window that spared it.
+        Ptr<RateErrorModel> inner = CreateObject<RateErrorModel>();
+        inner->SetAttribute("ErrorRate", DoubleValue(0));
+        model->SetAttribute("Inner", PointerValue(inner));
+        const uint32_t outage = model->AddWindow(MicroSeconds(1000), MicroSeconds(1500), 1.0);
+        const uint32_t burst = model->AddWindow(MicroSeconds(2000), MicroSeconds(2800), 0.25);
+        std::vector<bool> lost(3000);
+        for (int us = 0; us < 3000; ++us)
+        {
+            Simulator::Schedule(MicroSeconds(us), [&lost, model, us]() {
+                lost[us] = model->IsCorrupt(Create<Packet>(100));
+            });
+        }
+        Simulator::Run();
+        Simulator::Destroy();
+
+        int outageLost = 0;
+        int burstLost = 0;
+        int otherLost = 0;
+        for (int us = 0; us < 3000; ++us)
+        {
+            (us >= 1000 && us < 1500 ? outageLost : us >= 2000 && us < 2800 ? burstLost : otherLost) +=
+                lost[us];
+        }
+        NS_TEST_ASSERT_MSG_EQ(outageLost, 500, "the outage loses every packet of its 500 us");
+        NS_TEST_ASSERT_MSG_EQ(model->GetDrops(outage), 500u, "and counts them");
+        NS_TEST_ASSERT_MSG_EQ(otherLost, 0, "outside the windows the inner model (rate 0) keeps all");
+        // 800 draws at 0.25: mean 200, standard deviation sqrt(800 * 0.25 * 0.75) = 12.2; five
+        // of them either side.
+        NS_TEST_ASSERT_MSG_GT(burstLost, 139, "the burst loses about a quarter");
+        NS_TEST_ASSERT_MSG_LT(burstLost, 261, "the burst loses about a quarter");
+        NS_TEST_ASSERT_MSG_EQ(model->GetDrops(burst), uint64_t(burstLost), "and counts them");
+
+        // The inner model still decides outside the windows: at rate 1 it loses everything.
+        inner->SetAttribute("ErrorRate", DoubleValue(1));
+        inner->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
+        NS_TEST_ASSERT_MSG_EQ(model->IsCorrupt(Create<Packet>(100)), true,
+                              "at t = 0, outside every window, the inner model loses it");
+    }
+};
 
 /// Over 10^6 packets, the loss rate and mean loss-burst length are the chain's stationary ones.
 class GilbertElliottTestCase : public TestCase
@@ -220,6 +279,7 @@ class LinkImpairmentTestSuite : public TestSuite
         : TestSuite("uniference-link-impairment")
     {
         AddTestCase(new GilbertElliottTestCase);
+        AddTestCase(new FaultWindowTestCase);
         AddTestCase(new FadeFractionTestCase);
         AddTestCase(new FadeThroughputTestCase(0));
         AddTestCase(new FadeThroughputTestCase(0.25));
