@@ -349,8 +349,10 @@ void check_outputs(const Scenario& scenario, const NetworkConfig& net) {
 }
 
 // What a fault needs of the network besides its target's name, which only the built network
-// can check: ranks that exist, and, for a link fault, packets and a transport that resends them.
-std::vector<Fault> checked_faults(const Scenario& scenario, const NetworkConfig& net, int ranks) {
+// can check: ranks that exist, and, for a link fault, packets. On the RDMA fabric a link fault
+// also turns on the queue pairs' retransmission, with NCCL's defaults unless the scenario sets
+// them (/network/ns3_defaults): 4.096 us x 2^NCCL_IB_TIMEOUT (20) and NCCL_IB_RETRY_CNT (7).
+std::vector<Fault> checked_faults(const Scenario& scenario, NetworkConfig& net, int ranks) {
   std::vector<Fault> faults;
   for (size_t i = 0; i < scenario.faults.size(); ++i) {
     const FaultSpec& spec = scenario.faults[i];
@@ -370,11 +372,11 @@ std::vector<Fault> checked_faults(const Scenario& scenario, const NetworkConfig&
                           spec.kind + " needs packets to lose; this scenario's "
                           "/network/transport/level is 'flow' (use level \"packet\")");
     }
-    if (is_link_fault(fault.kind) && net.transport != "tcp") {
-      throw ScenarioError(scenario.source, child(at, "kind"),
-                          spec.kind + " needs a transport that resends what is lost; this scenario's is '" +
-                              net.transport + "', whose lossless fabric has no retransmission "
-                              "(straggler and rank_crash work on it)");
+    const std::string timeout = "ns3::RdmaMessageTransport::RetransmitTimeout";
+    const bool timeout_set = std::any_of(net.ns3_defaults.begin(), net.ns3_defaults.end(),
+                                         [&](const auto& entry) { return entry.first == timeout; });
+    if (is_link_fault(fault.kind) && net.transport == "rdma" && !timeout_set) {
+      net.ns3_defaults.emplace_back(timeout, "4294967296ns");
     }
     fault.pointer = at;
     fault.target = spec.target;

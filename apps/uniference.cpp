@@ -2,7 +2,8 @@
 // each, and registers in the table of apps/commands/command_table.cpp, from which the
 // dispatch below and every --help text come.
 //
-// Exit codes: 0 success, 1 runtime error, 2 bad scenario or usage, 3 deadlock.
+// Exit codes: 0 success, 1 runtime error or an unrecoverable fault, 2 bad scenario or usage,
+// 3 deadlock with no fault.
 #include "apps/command_line.h"
 #include "apps/commands/command.h"
 #include "apps/commands/command_support.h"

@@ -3,6 +3,10 @@
 #include "bridge/node_names.h"
 
 #include <ns3/channel.h>
+#include <ns3/config.h>
+#include <ns3/message-transport.h>
+#include <ns3/node-list.h>
+#include <ns3/simulator.h>
 #include <ns3/pointer.h>
 
 #include <algorithm>
@@ -97,11 +101,9 @@ std::vector<ns3::Ptr<ns3::NetDevice>> fault_receivers(const Fault& fault,
   for (const ns3::Ptr<ns3::NetDevice>& receiver : receivers) {
     ns3::PointerValue ignored;
     if (!receiver->GetAttributeFailSafe("ReceiveErrorModel", ignored)) {
-      throw FaultTargetError(target_at,
-                             "the cables into " + node_name(receiver->GetNode()) +
-                                 " are an RDMA fabric's, which loses nothing by design and has no "
-                                 "retransmission: a lost packet would never be resent, so link faults "
-                                 "are refused there (straggler and rank_crash work on any network)");
+      throw FaultTargetError(target_at, "the cables into " + node_name(receiver->GetNode()) +
+                                            " cannot lose packets (their devices take no receive "
+                                            "error model); straggler and rank_crash work on any network");
     }
   }
   return receivers;
@@ -128,6 +130,49 @@ FaultInjection::FaultInjection(const std::vector<Fault>& faults, Kernel& kernel)
     if (fault.kind == FaultKind::kRankCrash) kernel.crash_at(fault.rank, fault.at_ns);
   }
   kernel.recorder().faults(std::move(records));
+  if (!windows_.empty()) watch_transports();
+}
+
+namespace {
+
+// The name of the node whose transport has endpoint id `endpoint`; "endpoint N" if none has.
+std::string endpoint_name(uint32_t endpoint) {
+  for (auto node = ns3::NodeList::Begin(); node != ns3::NodeList::End(); ++node) {
+    for (uint32_t a = 0; a < (*node)->GetNApplications(); ++a) {
+      auto transport = ns3::DynamicCast<ns3::MessageTransport>((*node)->GetApplication(a));
+      if (transport && transport->GetEndpointId() == endpoint) return node_name(*node);
+    }
+  }
+  return "endpoint " + std::to_string(endpoint);
+}
+
+// "/NodeList/5/ApplicationList/0/..." -> node 5's name.
+std::string node_of_path(const std::string& path) {
+  const size_t at = path.find("/NodeList/") + 10;
+  return node_name(ns3::NodeList::GetNode(uint32_t(std::stoul(path.substr(at)))));
+}
+
+std::string now_text() {
+  const int64_t ns = ns3::Simulator::Now().GetNanoSeconds();
+  return std::to_string(ns / 1000) + "." + std::to_string(ns % 1000 + 1000).substr(1) + " us";
+}
+
+}  // namespace
+
+void FaultInjection::watch_transports() {
+  // Fail-safe: a network has one kind of transport, so one of the two paths matches nothing.
+  Kernel* kernel = &kernel_;
+  ns3::Config::ConnectFailSafe("/NodeList/*/ApplicationList/*/$ns3::TcpMessageTransport/ConnectionLost",
+                       ns3::MakeCallback(+[](Kernel* k, std::string path, uint32_t peer) {
+                         k->note_fault_effect(node_of_path(path) + "'s TCP connection to " + endpoint_name(peer) +
+                                              " was lost at t=" + now_text() +
+                                              " (TCP gave up retransmitting)");
+                       }).Bind(kernel));
+  ns3::Config::ConnectFailSafe("/NodeList/*/ApplicationList/*/$ns3::RdmaMessageTransport/QueuePairError",
+                       ns3::MakeCallback(+[](Kernel* k, std::string path, uint32_t peer) {
+                         k->note_fault_effect(node_of_path(path) + "'s queue pair to " + endpoint_name(peer) +
+                                              " errored at t=" + now_text() + " (retry count exceeded)");
+                       }).Bind(kernel));
 }
 
 void FaultInjection::install(size_t fault, const Fault& spec,

@@ -51,6 +51,9 @@ class FaultInjection {
     uint32_t index;
   };
   void install(size_t fault, const Fault& spec, const std::vector<ns3::Ptr<ns3::NetDevice>>& receivers);
+  // Tells the kernel of connections the faults break for good: TCP giving up, an RDMA queue
+  // pair past its retry count.
+  void watch_transports();
 
   Kernel& kernel_;
   std::vector<Window> windows_;

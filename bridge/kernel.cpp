@@ -473,6 +473,7 @@ std::string Kernel::faults_so_far() const {
     if (fault.end_ns >= 0) out << " until t=" << format_time(fault.end_ns);
     out << "\n";
   }
+  for (const std::string& effect : fault_effects_) out << "  " << effect << "\n";
   return out.str();
 }
 

@@ -115,6 +115,9 @@ class Kernel {
   // Rank `rank` stops for good at `at_ns`: it never runs again, and what it was waiting for
   // is forgotten. Messages to it are still delivered to its host.
   void crash_at(int rank, int64_t at_ns);
+  // Something a fault broke that the report of a run that cannot finish should name ("rank0's
+  // connection to rank1 was lost at t=..."), noted when it happens.
+  void note_fault_effect(std::string what) { fault_effects_.push_back(std::move(what)); }
 
   // Runs ns-3 and the LPs until every LP has returned, a deadlock, an LP throws, or a
   // watched signal stops it (bridge/interrupts.h).
@@ -196,6 +199,7 @@ class Kernel {
   std::function<uint64_t()> in_flight_;
   int finished_ = 0;
   int crashed_ = 0;
+  std::vector<std::string> fault_effects_;
   int pending_resumes_ = 0;
   int64_t lp_wall_ns_ = 0;
   bool check_scheduled_ = false;

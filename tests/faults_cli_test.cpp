@@ -89,6 +89,33 @@ TEST(FaultsCli, ACrashEndsWithExit1AReportAndWhatTheRunHadDone) {
   EXPECT_EQ(events[0], std::make_tuple(std::string("rank_crash"), std::string("i"), 20000.0));
 }
 
+// A cable of the RDMA fat-tree down for 50 us: the queue pairs that lost packets hear nothing
+// and resend one retransmission timeout after their last packet. Whatever crossed the cable
+// when it went down is late by at least that timeout less the run's fault-free length (the
+// timer may start at most that early), and the run cannot end before the cut plus the timeout.
+TEST(FaultsCli, TheRdmaFabricResendsAfterItsRetransmissionTimeout) {
+  TestDir dir;
+  const std::string cut =
+      " --set '/faults=[{\"kind\": \"link_down\", \"target\": \"rank0 <-> pod0-edge0\", \"at\": \"100us\", "
+      "\"for\": \"50us\"}]'";
+  ASSERT_EQ(run_uniference("run " + scenario("fat-tree-rdma.json") + " --quiet --out " + (dir / "clean")).exit_code, 0);
+  const Result own = run_uniference("run " + scenario("fat-tree-rdma.json") + " --quiet" + cut +
+                                    " --set '/network/ns3_defaults={\"ns3::RdmaMessageTransport::RetransmitTimeout\": \"1ms\"}'"
+                                    " --out " + (dir / "own"));
+  ASSERT_EQ(own.exit_code, 0) << own.output;
+  const Result nccl = run_uniference("run " + scenario("fat-tree-rdma.json") + " --quiet" + cut + " --out " + (dir / "nccl"));
+  ASSERT_EQ(nccl.exit_code, 0) << nccl.output;
+  const int64_t clean = results_of(dir, "clean")["total_ns"], with_own = results_of(dir, "own")["total_ns"],
+                with_nccl = results_of(dir, "nccl")["total_ns"];
+  EXPECT_GT(results_of(dir, "own")["faults"][0]["packets_lost"].get<int64_t>(), 0);
+  EXPECT_GE(with_own, 100'000 + 1'000'000);
+  EXPECT_LE(with_own, clean + 1'000'000 + 100'000) << "one timeout late, not more (plus the cut's 100 us)";
+  // NCCL's default: 4.096 us x 2^20.
+  EXPECT_GE(with_nccl, 100'000 + 4'294'967'296);
+  EXPECT_LE(with_nccl, clean + 4'294'967'296 + 100'000);
+  EXPECT_EQ(results_of(dir, "own")["tokens"], results_of(dir, "clean")["tokens"]);
+}
+
 class FaultsCliRefused : public ::testing::TestWithParam<BadKey> {};
 
 TEST_P(FaultsCliRefused, AtThePointer) { expect_refused(GetParam()); }
@@ -118,9 +145,9 @@ INSTANTIATE_TEST_SUITE_P(
                "only kind straggler reads this key"},
         BadKey{"LinkFaultsAtTheFlowLevel", "faults.json", "/network/transport/level=flow",
                "/faults/0/kind", "needs packets to lose"},
-        BadKey{"LinkFaultsOnTheRdmaFabric", "fat-tree-rdma.json",
+        BadKey{"AnRdmaCableNotThere", "fat-tree-rdma.json",
                "/faults=[{\"kind\": \"link_down\", \"target\": \"rank0 <-> leaf0\", \"at\": \"1ms\"}]",
-               "/faults/0/kind", "no retransmission"},
+               "/faults/0/target", "no cable direction \"rank0 -> leaf0\""},
         BadKey{"ANegativeTime", "faults.json", "/faults/0/at=-1ms", "/faults/0/at", "duration"},
         BadKey{"ATimeoutOfNothing", "faults.json", "/collectives/timeout=0s", "/collectives/timeout",
                "positive duration"}),

@@ -38,10 +38,13 @@ const char* kCommonOptions = R"(options:
 
 const char* kExitCodes = R"(exit codes:
   0  the run completed
-  1  a runtime error (an exception in shard code, an output that cannot be written)
+  1  a runtime error (an exception in shard code, an output that cannot be written, a
+     wait past /collectives/timeout), or a fault of /faults the run cannot finish after
+     (the report names the wait, the faults and the time; the outputs say "partial")
   2  a bad scenario (the message names the JSON path) or bad command-line usage
-  3  deadlock: every unfinished rank is blocked and nothing is in flight (the report
-     names each blocked rank, its operation, its peer or group, tag, and since when)
+  3  deadlock with no fault: every unfinished rank is blocked and nothing is in flight
+     (the report names each blocked rank, its operation, its peer or group, tag, and since
+     when)
   130, 143  run stopped by SIGINT (Ctrl-C) or SIGTERM: what it had simulated by then is
      written, results.json's "partial" saying when and why
 )";

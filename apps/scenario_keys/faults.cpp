@@ -8,8 +8,7 @@ std::vector<ScenarioKey> faults_keys() {
       ScenarioKey(
           "/faults", "array of objects",
           "Faults injected on purpose, each `{\"at\": \"50ms\", \"kind\": K, \"target\": NAME, "
-          "\"for\": \"20ms\"}`; see [faults](#faults). Link faults need `level` `packet` and a "
-          "transport that retransmits (`tcp`).",
+          "\"for\": \"20ms\"}`; see [faults](#faults). Link faults need `level` `packet`.",
           R"({"type": "array"})")
           .defaults_to("none"),
       ScenarioKey("/faults/<n>", "", "", R"({"type": "object", "additionalProperties": false})")

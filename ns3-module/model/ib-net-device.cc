@@ -9,8 +9,11 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/error-model.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -82,6 +85,13 @@ IbNetDevice::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&IbNetDevice::m_cutThrough),
                           MakeBooleanChecker())
+            .AddAttribute("ReceiveErrorModel",
+                          "Loses packets as they arrive (faults on purpose: a cable down). The "
+                          "fabric is lossless without one; a packet it loses still frees its "
+                          "buffer space, so the sender's credits come back.",
+                          PointerValue(),
+                          MakePointerAccessor(&IbNetDevice::m_receiveErrorModel),
+                          MakePointerChecker<ErrorModel>())
             .AddTraceSource("Credits",
                             "Credits held for the peer's buffer changed (lane, blocks).",
                             MakeTraceSourceAccessor(&IbNetDevice::m_creditsTrace),
@@ -98,6 +108,10 @@ IbNetDevice::GetTypeId()
             .AddTraceSource("Rx",
                             "A packet arrived from the peer.",
                             MakeTraceSourceAccessor(&IbNetDevice::m_rxTrace),
+                            "ns3::IbNetDevice::PacketTracedCallback")
+            .AddTraceSource("RxDrop",
+                            "A packet that arrived was lost to the ReceiveErrorModel.",
+                            MakeTraceSourceAccessor(&IbNetDevice::m_rxDropTrace),
                             "ns3::IbNetDevice::PacketTracedCallback");
     return tid;
 }
@@ -324,6 +338,14 @@ IbNetDevice::Receive(IbPacket packet)
     m_rxUsed[packet.vl] += blocks;
     m_rxBufferTrace(packet.vl, m_rxUsed[packet.vl]);
     m_rxTrace(packet);
+    // An error model sees a stand-in of the packet's wire size: the fabric's packets are plain
+    // values, and only faulted ports pay for the ns3::Packet.
+    if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(Create<Packet>(packet.wireBytes)))
+    {
+        m_rxDropTrace(packet);
+        ReleaseReceiveBuffer(packet.vl, packet.wireBytes);
+        return;
+    }
     m_owner->PortReceive(m_ownerPort, packet);
 }
 

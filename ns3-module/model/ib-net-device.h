@@ -19,6 +19,8 @@
 namespace ns3
 {
 
+class ErrorModel;
+
 class IbChannel;
 class IbEventQueue;
 
@@ -270,6 +272,7 @@ class IbNetDevice : public NetDevice
     uint32_t m_fcpBytes;       //!< Flow-control packet size on the wire
     uint32_t m_updateBytes;    //!< Freed bytes that trigger an update
     bool m_cutThrough;         //!< Hand packets to the owner when the header arrives
+    Ptr<ErrorModel> m_receiveErrorModel; //!< Loses arriving packets (faults), if set
     double m_psPerByte;        //!< Serialisation time of a byte
     int64_t m_delayPs;         //!< Cable delay
     int64_t m_processingPs;    //!< Added to every hand-over to the owner
@@ -311,6 +314,7 @@ class IbNetDevice : public NetDevice
     TracedCallback<uint8_t, int64_t> m_rxBufferTrace;      //!< Receive buffer use changed
     TracedCallback<const IbPacket&> m_txTrace;             //!< A packet started on the line
     TracedCallback<const IbPacket&> m_rxTrace;             //!< A packet arrived
+    TracedCallback<const IbPacket&> m_rxDropTrace;         //!< A packet arrived and was lost
 };
 
 } // namespace ns3

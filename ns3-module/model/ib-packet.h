@@ -36,6 +36,7 @@ struct IbPacket
     Kind kind{DATA};
     uint8_t vl{0};        //!< virtual lane
     bool marked{false};   //!< FECN (IB) / ECN CE (RoCE): a switch found its queue congested
+    uint8_t attempt{0};   //!< DATA: its queue pair's retransmission round (wraps; 0 if lossless)
     uint32_t src{0};      //!< source endpoint id (LID)
     uint32_t dst{0};      //!< destination endpoint id (LID)
     uint32_t flowHash{0}; //!< fixed per queue pair; what ECMP hashes

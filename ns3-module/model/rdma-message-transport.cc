@@ -51,6 +51,30 @@ RdmaMessageTransport::GetTypeId()
                           TypeIdValue(RdmaCongestionControl::GetTypeId()),
                           MakeTypeIdAccessor(&RdmaMessageTransport::m_ccType),
                           MakeTypeIdChecker())
+            .AddAttribute("RetransmitTimeout",
+                          "How long a queue pair with unacknowledged messages waits, after its "
+                          "last packet or acknowledgement, before sending again from its first "
+                          "unacknowledged message (IB's local ACK timeout, 4.096 us x "
+                          "2^NCCL_IB_TIMEOUT); 0: never, as a lossless fabric needs.",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&RdmaMessageTransport::m_retransmitTimeout),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("RetryCount",
+                          "Timeouts in a row after which a queue pair errors and its messages "
+                          "are lost (IB's retry count, NCCL_IB_RETRY_CNT).",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&RdmaMessageTransport::m_retryCount),
+                          MakeUintegerChecker<uint32_t>())
+            .AddTraceSource("Retransmit",
+                            "A queue pair timed out and sends again from its first "
+                            "unacknowledged message (peer, the new round).",
+                            MakeTraceSourceAccessor(&RdmaMessageTransport::m_retransmitTrace),
+                            "ns3::RdmaMessageTransport::BytesTracedCallback")
+            .AddTraceSource("QueuePairError",
+                            "A queue pair timed out RetryCount times in a row and errored "
+                            "(peer); its messages are never completed.",
+                            MakeTraceSourceAccessor(&RdmaMessageTransport::m_qpErrorTrace),
+                            "ns3::TracedValueCallback::Uint32")
             .AddTraceSource("Inject",
                             "A data packet left (destination, payload bytes).",
                             MakeTraceSourceAccessor(&RdmaMessageTransport::m_injectTrace),
@@ -66,6 +90,8 @@ RdmaMessageTransport::RdmaMessageTransport()
     : m_running(false),
       m_vl(0),
       m_ackBytes(4),
+      m_retransmitTimeout(0),
+      m_retryCount(7),
       m_injected(0),
       m_delivered(0),
       m_unacked(0),
@@ -90,6 +116,7 @@ RdmaMessageTransport::DoDispose()
         {
             qp->cc->Dispose();
         }
+        qp->timer.Cancel();
     }
     m_sendQps.clear();
     m_recvQps.clear();
@@ -285,16 +312,23 @@ RdmaMessageTransport::Serve(uint32_t port)
         packet.length = message.bytes;
         packet.channel = message.channel;
         packet.cookie = message.cookie;
-        if (message.sent == 0)
+        packet.attempt = qp->attempt;
+        if (!message.announced)
         {
+            message.announced = true;
             NotifyMessageSent(qp->dst, message.channel, message.cookie, message.bytes);
         }
         message.sent += payload;
         if (message.sent == message.bytes)
         {
-            qp->unacked.emplace(message.msn, message.onSent);
+            qp->unacked.emplace(message.msn, std::move(message));
             ++m_unacked;
             qp->queue.pop_front();
+        }
+        if (!m_retransmitTimeout.IsZero())
+        {
+            qp->lastProgressPs = now;
+            ArmTimer(*qp);
         }
         // Pace only below line rate: the line itself spaces packets exactly, and pacing from
         // this event's (rounded) time would add a fraction of a nanosecond to every packet.
@@ -360,14 +394,37 @@ RdmaMessageTransport::PortReceive(uint32_t port, const IbPacket& packet)
         break;
     case IbPacket::ACK: {
         SendQp& qp = GetSendQp(packet.src);
+        Callback<void> onSent;
         auto it = qp.unacked.find(packet.msn);
-        NS_ABORT_MSG_IF(it == qp.unacked.end(),
-                        "RdmaMessageTransport " << GetEndpointId() << ": unexpected ack of message "
-                                                << packet.msn << " from " << packet.src);
-        Callback<void> onSent = it->second;
-        qp.unacked.erase(it);
-        --m_unacked;
+        if (it != qp.unacked.end())
+        {
+            onSent = it->second.onSent;
+            qp.unacked.erase(it);
+            --m_unacked;
+        }
+        else
+        {
+            // After a timeout a message may be back in the queue when its (late) ack comes,
+            // or acknowledged twice; without retransmission, an unknown ack is a bug.
+            auto queued = std::find_if(qp.queue.begin(), qp.queue.end(), [&](const OutMessage& m) {
+                return m.msn == packet.msn;
+            });
+            NS_ABORT_MSG_IF(qp.attempt == 0 && queued == qp.queue.end(),
+                            "RdmaMessageTransport " << GetEndpointId() << ": unexpected ack of message "
+                                                    << packet.msn << " from " << packet.src);
+            if (queued == qp.queue.end() || qp.failed)
+            {
+                break;
+            }
+            onSent = queued->onSent;
+            qp.queue.erase(queued);
+        }
         --m_outstanding;
+        if (!m_retransmitTimeout.IsZero())
+        {
+            qp.timeouts = 0;
+            qp.lastProgressPs = IbEventQueue::Get().NowPs();
+        }
         if (!onSent.IsNull())
         {
             onSent();
@@ -394,6 +451,16 @@ RdmaMessageTransport::ReceiveData(const IbPacket& packet)
             SendControl(IbPacket::CNP, packet.src, packet.msn);
         }
     }
+    if (packet.msn < qp.nextDeliver)
+    {
+        // A resend of a message delivered already, whose ack was lost: acknowledge it again
+        // at its last packet.
+        if (packet.offset + packet.payload == packet.length)
+        {
+            SendControl(IbPacket::ACK, packet.src, packet.msn);
+        }
+        return;
+    }
     InMessage& message = qp.partial[packet.msn];
     if (!message.started)
     {
@@ -401,6 +468,18 @@ RdmaMessageTransport::ReceiveData(const IbPacket& packet)
         message.length = packet.length;
         message.channel = packet.channel;
         message.cookie = packet.cookie;
+        message.attempt = packet.attempt;
+    }
+    else if (packet.attempt != message.attempt)
+    {
+        // A later round sends the whole message again: count it from the start. A packet of
+        // an earlier round still on its way counts for nothing.
+        if (static_cast<int8_t>(packet.attempt - message.attempt) < 0)
+        {
+            return;
+        }
+        message.attempt = packet.attempt;
+        message.received = 0;
     }
     message.received += packet.payload;
     // Deliver every complete message at the head, in order.
@@ -420,6 +499,69 @@ RdmaMessageTransport::ReceiveData(const IbPacket& packet)
         SendControl(IbPacket::ACK, packet.src, msn);
         Deliver(packet.src, done.channel, done.cookie, done.length);
     }
+}
+
+void
+RdmaMessageTransport::ArmTimer(SendQp& qp)
+{
+    if (!qp.timer.IsRunning() && !qp.failed)
+    {
+        qp.timer = Simulator::Schedule(m_retransmitTimeout, &RdmaMessageTransport::RetransmitTimeout,
+                                       this, qp.dst);
+    }
+}
+
+void
+RdmaMessageTransport::RetransmitTimeout(uint32_t dst)
+{
+    SendQp& qp = *m_sendQps.at(dst);
+    const bool outstanding =
+        !qp.unacked.empty() || (!qp.queue.empty() && qp.queue.front().sent > 0);
+    if (!outstanding || qp.failed)
+    {
+        return;
+    }
+    // The timer is armed once and pushed back lazily: a packet or an ack since it was armed
+    // moves the deadline, checked here, rather than rescheduling an event per packet.
+    const int64_t deadlinePs = qp.lastProgressPs + m_retransmitTimeout.GetPicoSeconds();
+    const int64_t nowPs = IbEventQueue::Get().NowPs();
+    if (nowPs < deadlinePs)
+    {
+        qp.timer = Simulator::Schedule(NanoSeconds(IbEventQueue::NsUntil(deadlinePs)),
+                                       &RdmaMessageTransport::RetransmitTimeout, this, dst);
+        return;
+    }
+    if (++qp.timeouts > m_retryCount)
+    {
+        NS_LOG_WARN("endpoint " << GetEndpointId() << ": queue pair to " << dst << " timed out "
+                                << qp.timeouts - 1 << " times in a row and errored");
+        qp.failed = true;
+        m_qpErrorTrace(dst);
+        return;
+    }
+    // Go back to the first unacknowledged message: every message from there is sent again
+    // whole, in a new round.
+    ++qp.attempt;
+    if (!qp.queue.empty())
+    {
+        qp.queue.front().sent = 0;
+    }
+    for (auto it = qp.unacked.rbegin(); it != qp.unacked.rend(); ++it)
+    {
+        it->second.sent = 0;
+        qp.queue.push_front(std::move(it->second));
+        --m_unacked;
+    }
+    qp.unacked.clear();
+    m_retransmitTrace(dst, qp.attempt);
+    if (!qp.listed)
+    {
+        qp.listed = true;
+        m_ports[qp.port].active.push_back(&qp);
+    }
+    qp.lastProgressPs = nowPs;
+    ArmTimer(qp);
+    Serve(qp.port);
 }
 
 uint32_t

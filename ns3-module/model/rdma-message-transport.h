@@ -42,7 +42,18 @@ namespace ns3
  * notification packet (CNP, InfiniBand's BECN) to the sender, at most one per CnpInterval
  * per queue pair.
  *
- * The fabric is lossless, so nothing is retransmitted. An endpoint may have several ports
+ * The fabric is lossless, so nothing needs retransmitting, and by default nothing is. Faults
+ * on purpose can lose packets (IbNetDevice's ReceiveErrorModel); for them a queue pair has
+ * InfiniBand RC's recovery, with RetransmitTimeout set: when a queue pair with messages
+ * unacknowledged has neither sent a packet nor had an acknowledgement for that long, it goes
+ * back to its first unacknowledged message and sends everything from there again (a new
+ * round, which the receiver tells from the old by the packets' attempt number); after
+ * RetryCount such timeouts in a row the queue pair errors (QueuePairError) and its messages
+ * are never completed. The receiver acknowledges again a message it had already delivered.
+ * Acknowledgements are per message, so the timer runs from the queue pair's last packet or
+ * acknowledgement, not from each packet as IB's does: a lossless fabric never times out.
+ *
+ * An endpoint may have several ports
  * (a GPU's NVLink-like port and its NIC); SetRoute says which one leads to which peer.
  */
 class RdmaMessageTransport : public MessageTransport, public IbPortOwner
@@ -129,6 +140,7 @@ class RdmaMessageTransport : public MessageTransport, public IbPortOwner
         uint64_t bytes;        //!< Length
         uint64_t sent;         //!< Bytes segmented so far
         Callback<void> onSent; //!< Called at the acknowledgement
+        bool announced{false}; //!< Its first byte was reported sent (once, whatever resends)
     };
 
     /// The sending half of a queue pair.
@@ -139,10 +151,16 @@ class RdmaMessageTransport : public MessageTransport, public IbPortOwner
         uint32_t flowHash;                     //!< What ECMP sees
         uint64_t nextMsn{0};                   //!< Next message's sequence number
         std::deque<OutMessage> queue;          //!< Messages not fully on the wire
-        std::map<uint64_t, Callback<void>> unacked; //!< Sent, waiting for the ack
+        std::map<uint64_t, OutMessage> unacked; //!< Sent, waiting for the ack
         int64_t nextSendPs{0};                 //!< Pacing: earliest next packet
         bool listed{false};                    //!< In its port's active list
         Ptr<RdmaCongestionControl> cc;         //!< Its rate
+        // Retransmission (RetransmitTimeout set only):
+        uint8_t attempt{0};                    //!< Round of sending; a timeout starts the next
+        uint32_t timeouts{0};                  //!< Timeouts since the last acknowledgement
+        int64_t lastProgressPs{0};             //!< Its last packet or acknowledgement
+        EventId timer;                         //!< Checks for a timeout
+        bool failed{false};                    //!< Past RetryCount: it errored
     };
 
     /// A message being received.
@@ -153,6 +171,7 @@ class RdmaMessageTransport : public MessageTransport, public IbPortOwner
         uint64_t channel{0};  //!< Its channel
         uint64_t cookie{0};   //!< The sender's cookie
         bool started{false};  //!< A packet has arrived
+        uint8_t attempt{0};   //!< The sender's round its bytes come from
     };
 
     /// The receiving half of a queue pair.
@@ -181,6 +200,11 @@ class RdmaMessageTransport : public MessageTransport, public IbPortOwner
     void SendControl(IbPacket::Kind kind, uint32_t dst, uint64_t msn);
     /// A data packet arrived.
     void ReceiveData(const IbPacket& packet);
+    /// Arm a queue pair's retransmission timer, if it is on and not armed.
+    void ArmTimer(SendQp& qp);
+    /// The timer of the queue pair to a peer expired: resend from its first unacknowledged
+    /// message, or error past RetryCount.
+    void RetransmitTimeout(uint32_t dst);
     /// A message to ourselves: no wire.
     void DeliverLocally(uint64_t channel, uint64_t cookie, uint64_t bytes, Callback<void> onSent);
 
@@ -194,6 +218,8 @@ class RdmaMessageTransport : public MessageTransport, public IbPortOwner
     uint32_t m_ackBytes;        //!< Extra header bytes of an ack/CNP
     Time m_cnpInterval;         //!< Least time between CNPs to one sender
     TypeId m_ccType;            //!< Congestion control per queue pair
+    Time m_retransmitTimeout;   //!< 0: no retransmission (lossless)
+    uint32_t m_retryCount;      //!< Timeouts in a row before a queue pair errors
     ObjectFactory m_ccFactory;  //!< Creates it
     uint64_t m_injected;        //!< Payload bytes sent
     uint64_t m_delivered;       //!< Payload bytes delivered
@@ -202,6 +228,8 @@ class RdmaMessageTransport : public MessageTransport, public IbPortOwner
 
     TracedCallback<uint32_t, uint32_t> m_injectTrace; //!< A data packet left
     TracedCallback<uint32_t, uint32_t> m_arriveTrace; //!< A data packet arrived
+    TracedCallback<uint32_t, uint32_t> m_retransmitTrace; //!< A queue pair went back (peer, round)
+    TracedCallback<uint32_t> m_qpErrorTrace;              //!< A queue pair errored (peer)
 };
 
 } // namespace ns3

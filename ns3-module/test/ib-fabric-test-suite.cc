@@ -11,6 +11,9 @@
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/enum.h"
+#include "ns3/fault-error-model.h"
+#include "ns3/pointer.h"
+#include "ns3/rdma-message-transport.h"
 #include "ns3/ib-channel.h"
 #include "ns3/ib-fabric-helper.h"
 #include "ns3/ib-net-device.h"
@@ -380,6 +383,88 @@ class IbHeaderSizeTestCase : public TestCase
     }
 };
 
+/**
+ * Retransmission, for faults on purpose: one 1 MiB message (256 packets) through one switch,
+ * its first cable losing what arrives in [1, 2) us. The sender's last packet starts at 255 w (w
+ * one packet's serialisation); with no acknowledgement the queue pair times out one
+ * RetransmitTimeout T later and sends the whole message again, which arrives as the first copy
+ * would have, so the delivery is at 255 w + T + t0 (t0: the lossless delivery). With the cable
+ * lost for good, each round ends 255 w + T after it began, and the eighth timeout in a row
+ * (RetryCount 7) errors the queue pair at 8 (255 w + T). The same timer on a lossless fabric
+ * changes nothing.
+ */
+class IbRetransmissionTestCase : public TestCase
+{
+  public:
+    IbRetransmissionTestCase()
+        : TestCase("a lost packet is resent one timeout after the last packet; 8 timeouts error "
+                   "the queue pair; no loss, no change")
+    {
+    }
+
+  private:
+    /// Result of one run.
+    struct Outcome
+    {
+        Time delivered{Time(-1)};   //!< When the message arrived; -1: never
+        Time errored{Time(-1)};     //!< When the queue pair errored; -1: never
+        uint32_t rounds{0};         //!< Timeouts that resent
+    };
+
+    static Outcome Run(Time timeout, Time lossEnd)
+    {
+        IbFabricHelper fabric;
+        Configure(fabric);
+        fabric.Star(2);
+        fabric.Install();
+        Outcome outcome;
+        Ptr<RdmaMessageTransport> sender = fabric.GetTransport(0);
+        sender->SetAttribute("RetransmitTimeout", TimeValue(timeout));
+        if (lossEnd.IsStrictlyPositive())
+        {
+            Ptr<IbNetDevice> port = sender->GetPort(0);
+            Ptr<Channel> cable = port->GetChannel();
+            Ptr<NetDevice> switchPort = cable->GetDevice(0) == port ? cable->GetDevice(1) : cable->GetDevice(0);
+            Ptr<FaultErrorModel> loss = CreateObject<FaultErrorModel>();
+            loss->AddWindow(MicroSeconds(1), lossEnd, 1.0);
+            switchPort->SetAttribute("ReceiveErrorModel", PointerValue(loss));
+        }
+        sender->TraceConnectWithoutContext(
+            "Retransmit", MakeCallback(+[](Outcome* o, uint32_t, uint32_t) { ++o->rounds; }).Bind(&outcome));
+        sender->TraceConnectWithoutContext(
+            "QueuePairError", MakeCallback(+[](Outcome* o, uint32_t) { o->errored = Simulator::Now(); }).Bind(&outcome));
+        fabric.GetTransport(1)->Listen(
+            1, MakeCallback(+[](Outcome* o, uint32_t, uint64_t, uint64_t) { o->delivered = Simulator::Now(); }).Bind(&outcome));
+        sender->Send(1, 1, 0, 1 << 20);
+        Simulator::Run();
+        Simulator::Destroy();
+        return outcome;
+    }
+
+    void DoRun() override
+    {
+        const double w = Wire(MTU + HEADER);
+        const Time timeout = MicroSeconds(100);
+        const Outcome lossless = Run(Time(0), Time(0));
+        const Outcome timed = Run(timeout, Time(0));
+        NS_TEST_ASSERT_MSG_EQ(timed.delivered, lossless.delivered, "the timer alone changes nothing");
+        NS_TEST_ASSERT_MSG_EQ(timed.rounds, 0u, "and never fires");
+
+        const Outcome lost = Run(timeout, MicroSeconds(2));
+        NS_TEST_ASSERT_MSG_EQ(lost.rounds, 1u, "one timeout, one resend");
+        const double expected = 255 * w + timeout.GetSeconds() + lossless.delivered.GetSeconds();
+        // Events fall on whole nanoseconds: a few ns of rounding.
+        NS_TEST_EXPECT_MSG_EQ_TOL(lost.delivered.GetSeconds(), expected, 5e-9, "resent whole");
+        NS_TEST_EXPECT_MSG_EQ(lost.errored, Time(-1), "no error");
+
+        const Outcome cut = Run(timeout, Time::Max());
+        NS_TEST_EXPECT_MSG_EQ(cut.delivered, Time(-1), "nothing arrives over a cut cable");
+        NS_TEST_EXPECT_MSG_EQ(cut.rounds, 7u, "RetryCount resends");
+        NS_TEST_EXPECT_MSG_EQ_TOL(cut.errored.GetSeconds(), 8 * (255 * w + timeout.GetSeconds()), 8 * 2e-9,
+                                  "the eighth timeout errors the queue pair");
+    }
+};
+
 class IbFabricTestSuite : public TestSuite
 {
   public:
@@ -392,6 +477,7 @@ class IbFabricTestSuite : public TestSuite
         AddTestCase(new IbIncastTestCase());
         AddTestCase(new IbTwoLevelIncastTestCase());
         AddTestCase(new IbAdaptiveOrderTestCase());
+        AddTestCase(new IbRetransmissionTestCase());
     }
 };
 
