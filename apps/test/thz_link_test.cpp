@@ -3,13 +3,15 @@
 // the beam is out the share of it that alternating exponential clear spells and blockages,
 // each followed by a fixed beam recovery, give in closed form. (link-impairment-test-suite.cc
 // tests ns3::FadeCondition with parameters of its own; NetworkSetup checks the rate the reports
-// state. Here it is the thz entry's 2 s, 0.3 s and 20 ms, wired as a run wires them.)
+// state. Here it is the thz entry's 2 s, 0.3 s and 20 ms, wired as a run wires them.) And
+// the scenario's /network/wan/fade keys, which replace that blockage, reaching the channel.
 #include "apps/scenario_check.h"
 #include "apps/test/shipped_scenario.h"
 #include "bridge/network_registry.h"
 
 #include <gtest/gtest.h>
 #include <ns3/channel-list.h>
+#include <ns3/fade-condition.h>
 #include <ns3/rng-seed-manager.h>
 #include <ns3/simulator.h>
 #include <ns3/varying-link-channel.h>
@@ -17,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <vector>
 
 namespace uniference {
 namespace {
@@ -89,6 +92,77 @@ TEST(ThzLink, IsOutTheClosedFormShareOfTheTime) {
   EXPECT_GE(shortest_s, r - 1e-9);
   EXPECT_NEAR(out_s / double(outages.size()), d + r, 4.5 * d / std::sqrt(cycles));
   ns3::Simulator::Destroy();
+}
+
+// The scenario path of /network/wan/fade: its keys, in the scenario's units, replace the thz
+// model's own blockage in the channel a run builds. An attenuating fade (clear spells of mean
+// 1/lambda = 1 s, fades of mean D = 0.25 s at half the rate) makes the channel carry exactly
+// two rates, the clear one lambda D / (1 + lambda D) = 0.2 of the time less often; an outage
+// fade's recovery keeps every outage at least that long; `false` leaves the link never out.
+TEST(WanFade, TheScenariosKeysReachTheChannel) {
+  nlohmann::json document = test::shipped("edge-cloud-thz.json");
+  document["network"]["wan"]["fade"] = {{"mean_clear", "1s"}, {"mean_fade", "250ms"}, {"rate_factor", 0.5}};
+  Scenario scenario = parse_scenario(document, "fade.json");
+  ns3::RngSeedManager::SetSeed(uint32_t(scenario.seed));
+  const NetworkConfig config = check_scenario(scenario).network;
+  ASSERT_TRUE(config.wan.fade.has_value());
+  EXPECT_DOUBLE_EQ(config.wan.fade->mean_clear_s, 1.0);
+  EXPECT_DOUBLE_EQ(config.wan.fade->mean_fade_s, 0.25);
+  EXPECT_DOUBLE_EQ(config.wan.fade->rate_factor, 0.5);
+  {
+    const ns3::Ptr<ns3::VaryingLinkChannel> wan = build_wan(config);
+    ASSERT_NE(wan, nullptr);
+    ns3::Ptr<ns3::FadeCondition> fade;
+    for (const auto& condition : wan->GetConditions()) {
+      if (auto f = ns3::DynamicCast<ns3::FadeCondition>(condition)) fade = f;
+    }
+    ASSERT_NE(fade, nullptr);
+    const uint64_t clear_bps = wan->GetRateAt(0, ns3::MilliSeconds(1)).GetBitRate();
+    const double lambda = 1, d = 0.25, horizon_s = 20000;
+    const double expected_share = lambda * d / (1 + lambda * d);
+    double faded_s = 0;
+    size_t other_rates = 0;
+    for (ns3::Time t(0); t < ns3::Seconds(horizon_s);) {
+      const ns3::Time next = std::min(fade->GetNextRateChange(t), ns3::Seconds(horizon_s));
+      const uint64_t bps = wan->GetRateAt(0, t).GetBitRate();
+      if (bps == clear_bps / 2) faded_s += (next - t).GetSeconds();
+      else if (bps != clear_bps) ++other_rates;
+      t = next;
+    }
+    EXPECT_EQ(other_rates, 0u) << "a faded rate other than half the clear " << clear_bps << " bit/s";
+    EXPECT_TRUE(wan->GetOutages(ns3::Time(0), ns3::Seconds(horizon_s)).empty()) << "an attenuating fade is no outage";
+    // As in ThzLink: 4.5 deviations of the ratio of sums over about 16,000 cycles (0.003).
+    const double mean_cycle = 1 / lambda + d, cycles = horizon_s / mean_cycle;
+    const double share_sd =
+        std::sqrt((std::pow((1 - expected_share) * d, 2) + std::pow(expected_share / lambda, 2)) / cycles) /
+        mean_cycle;
+    EXPECT_NEAR(faded_s / horizon_s, expected_share, 4.5 * share_sd);
+    ns3::Simulator::Destroy();
+  }
+
+  document["network"]["wan"]["fade"] = {{"mean_clear", "2s"}, {"mean_fade", "100ms"}, {"recovery", "0.5s"}};
+  scenario = parse_scenario(document, "fade.json");
+  {
+    const ns3::Ptr<ns3::VaryingLinkChannel> wan = build_wan(check_scenario(scenario).network);
+    ASSERT_NE(wan, nullptr);
+    const auto outages = wan->GetOutages(ns3::Time(0), ns3::Seconds(2000));
+    ASSERT_GT(outages.size(), 500u);  // about 2000 / 2.6 = 770
+    double shortest_s = 2000;
+    for (size_t i = 0; i + 1 < outages.size(); ++i) {
+      shortest_s = std::min(shortest_s, (outages[i].second - outages[i].first).GetSeconds());
+    }
+    EXPECT_GE(shortest_s, 0.5 - 1e-9) << "every outage holds the scenario's 0.5 s recovery";
+    ns3::Simulator::Destroy();
+  }
+
+  document["network"]["wan"]["fade"] = false;
+  scenario = parse_scenario(document, "fade.json");
+  {
+    const ns3::Ptr<ns3::VaryingLinkChannel> wan = build_wan(check_scenario(scenario).network);
+    ASSERT_NE(wan, nullptr);
+    EXPECT_TRUE(wan->GetOutages(ns3::Time(0), ns3::Seconds(2000)).empty()) << "fade false: no blockage";
+    ns3::Simulator::Destroy();
+  }
 }
 
 }  // namespace
