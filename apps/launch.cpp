@@ -1,40 +1,23 @@
 #include "apps/launch.h"
 
-#include <arpa/inet.h>
+#include "apps/reserved_port.h"
+
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 
 namespace uniference {
 
 namespace {
-
-// A free TCP port on loopback, for a rendezvous that stays on this host.
-int free_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  int port = 0;
-  if (fd >= 0 && bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
-      getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0) {
-    port = ntohs(address.sin_port);
-  }
-  if (fd >= 0) close(fd);
-  if (port == 0) throw std::runtime_error(std::string("no free port: ") + std::strerror(errno));
-  return port;
-}
 
 // One rank's process and the pipes its output arrives on.
 struct Child {
@@ -141,8 +124,11 @@ int launch(const LaunchOptions& options) {
   check_launch(options);
   const int world = options.netns.empty() ? options.ranks : int(options.netns.size());
   const std::string addr = options.master_addr.empty() ? "127.0.0.1" : options.master_addr;
-  const int port = options.master_port != 0 ? options.master_port
-                                            : options.netns.empty() ? free_port() : 29500;
+  // A rendezvous on this host gets a port that stays reserved until the ranks are done, so
+  // nothing else takes it between its choice and rank 0's store listening on it.
+  std::optional<ReservedPort> reserved;
+  if (options.master_port == 0 && options.netns.empty()) reserved.emplace();
+  const int port = options.master_port != 0 ? options.master_port : reserved ? reserved->port() : 29500;
   std::vector<Child> children;
   for (int r = 0; r < world; ++r) children.push_back(start_rank(options, r, world, addr, port));
 

@@ -2,6 +2,7 @@
 // that exit with code 2, name the JSON path, and leave no output behind.
 #include "apps/test/process.h"
 #include "apps/test/test_dir.h"
+#include "apps/test/tool_on_path.h"
 #include "tests/cli_support.h"
 
 #include <gtest/gtest.h>
@@ -410,6 +411,7 @@ TEST(Cli, ColltestWritesNcclTestsColumnsWithinTheLinkLimit) {
 }
 
 TEST(Cli, ColltestPlotsThroughGnuplot) {
+  if (!tool_on_path("gnuplot")) GTEST_SKIP() << "--plot needs gnuplot, which is not on PATH";
   TestDir dir;
   Result result = run_uniference("colltest " + quickstart() +
                                  " --op broadcast --ranks 2 --min-bytes 4K --max-bytes 16K"

@@ -213,16 +213,27 @@ Latency latency(const std::string& preset, int ep, int per_rank, const std::stri
   return Latency{steps.at("moe.dispatch").at(0).latency_ns(), steps.at("moe.combine").at(0).latency_ns()};
 }
 
-TEST(DispatchTime, DecomposedAndHierarchicalAreNeverSlowerThanBspOnTheSuperpod) {
-  for (int per_rank : {8, 128}) {
-    const Latency bsp = latency("cm384", 16, per_rank, "bsp");
+// README.md and docs/moe.md claim that on cm384 at EP 64 `decomposed` cuts the dispatch by
+// 83% at 8 tokens per rank and 32% at 128 (docs/moe-study/cm384.md: -83.4% and -32.1%, with
+// `hierarchical` within a point of it); this is that configuration, and the claim is held to
+// at least 75% and 25%. Why that much slack and no more: the flow level, a different model of
+// the same exchanges (max-min fair flows over ECMP instead of packets over adaptive routing),
+// gives -83.4% and -28.6% in the same study, so the cut moves by up to 4 points with how the
+// fabric is modelled; the bounds allow about twice that. What they exclude: one barrier more
+// in the decomposed dispatch (six dissemination rounds at EP 64) adds 25-30 µs and leaves
+// cuts of 58% and 21%, which fail both, where a bare "never slower" passed any cut down to 0%.
+TEST(DispatchTime, DecomposedAndHierarchicalCutTheSuperpodsDispatchAsClaimed) {
+  const std::map<int, double> least_cut = {{8, 0.75}, {128, 0.25}};
+  for (const auto& [per_rank, cut] : least_cut) {
+    const Latency bsp = latency("cm384", 64, per_rank, "bsp");
     for (const char* scheme : {"decomposed", "hierarchical"}) {
-      const Latency other = latency("cm384", 16, per_rank, scheme);
-      std::cout << "cm384, ep 16, " << per_rank << " tokens per rank: " << scheme
+      const Latency other = latency("cm384", 64, per_rank, scheme);
+      const double gain = 1 - double(other.dispatch_ns) / double(bsp.dispatch_ns);
+      std::cout << "cm384, ep 64, " << per_rank << " tokens per rank: " << scheme
                 << " dispatch " << other.dispatch_ns << " ns against bsp " << bsp.dispatch_ns
-                << " (" << 100.0 * (double(other.dispatch_ns) / double(bsp.dispatch_ns) - 1)
-                << "%), combine " << other.combine_ns << " against " << bsp.combine_ns << "\n";
-      EXPECT_LE(other.dispatch_ns, bsp.dispatch_ns) << scheme << " at " << per_rank;
+                << " (-" << 100 * gain << "%), combine " << other.combine_ns << " against "
+                << bsp.combine_ns << "\n";
+      EXPECT_GE(gain, cut) << scheme << " at " << per_rank << " tokens per rank";
       EXPECT_LE(other.combine_ns, bsp.combine_ns) << scheme << " at " << per_rank;
     }
   }

@@ -2,12 +2,9 @@
 // deadline, and reading what they wrote.
 #pragma once
 
+#include "apps/reserved_port.h"
 #include "apps/test/process.h"
 #include "apps/test/test_dir.h"
-
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 
 #include <nlohmann/json.hpp>
 
@@ -38,19 +35,6 @@ inline std::vector<std::vector<int64_t>> tokens_per_prompt(const json& results) 
   std::vector<std::vector<int64_t>> tokens;
   for (const json& prompt : results.at("prompts")) tokens.push_back(prompt.at("tokens"));
   return tokens;
-}
-
-// A TCP port nobody listens on now.
-inline int free_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-  close(fd);
-  return ntohs(address.sin_port);
 }
 
 // Runs a binary to the end (at most `limit`); its exit code, and its output in `log`.

@@ -168,8 +168,9 @@ TEST(DeployBinary, LinksNoNs3) {
 TEST(DeployBinary, AWorldSizeTheScenarioDoesNotHaveExits2NamingTheKey) {
   TestDir dir;
   std::string err;
+  const ReservedPort port;
   const int code = run(dir, "rank", {kDeploy, kScenarios + "/quickstart.json", "--quiet"}, nullptr, &err,
-                       {{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"MASTER_PORT", std::to_string(free_port())}});
+                       {{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"MASTER_PORT", port.text()}});
   EXPECT_EQ(code, 2) << err;
   EXPECT_NE(err.find("/parallel"), std::string::npos) << err;
   EXPECT_NE(err.find("WORLD_SIZE is 2"), std::string::npos) << err;
@@ -211,11 +212,41 @@ TEST(DeployBinary, APortInUseExits1) {
   EXPECT_NE(err.find("port " + port + " is in use"), std::string::npos) << err;
 }
 
-// `world` ranks of the quickstart deployed torchrun-style on a free port, with a 10 s
-// operation timeout and `extra` flags; rank r's output goes to dir/rank<r>.{out,err}.
-std::vector<std::unique_ptr<Process>> start_ranks(const TestDir& dir, int world,
-                                                  const std::vector<std::string>& extra) {
-  const std::string port = std::to_string(free_port());
+// A reserved port is the tests' and the launcher's rendezvous port: nothing else on the host
+// may take it while it is held, yet the rank serving the store (c10d's TCPStore) binds it.
+TEST(ReservedPort, NoOtherSocketTakesItButTheRendezvousStoreServesOnIt) {
+  const ReservedPort port;
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = htons(uint16_t(port.port()));
+  // An ordinary bind, as any other program's, is refused: the port is not free.
+  const int other = socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(other, 0);
+  const int bound = bind(other, reinterpret_cast<sockaddr*>(&address), sizeof address);
+  const int error = errno;
+  close(other);
+  EXPECT_EQ(bound, -1) << "another socket took reserved port " << port.port();
+  EXPECT_EQ(error, EADDRINUSE);
+
+  // One rank that serves the store on the port and runs to the end.
+  TestDir dir;
+  std::string err;
+  const int code = run(dir, "rank",
+                       {kDeploy, kScenarios + "/quickstart.json", "--quiet", "--set", "/parallel/tp=1",
+                        "--set", "/workload/new_tokens=2", "--rendezvous-timeout", "20", "--out",
+                        dir / "out"},
+                       nullptr, &err, {{"RANK", "0"}, {"WORLD_SIZE", "1"}, {"MASTER_PORT", port.text()}},
+                       120s);
+  EXPECT_EQ(code, 0) << err;
+}
+
+// `world` ranks of the quickstart deployed torchrun-style on `port` (which the caller keeps
+// reserved while they run), with a 10 s operation timeout and `extra` flags; rank r's output
+// goes to dir/rank<r>.{out,err}.
+std::vector<std::unique_ptr<Process>> start_ranks(const TestDir& dir, const ReservedPort& reserved,
+                                                  int world, const std::vector<std::string>& extra) {
+  const std::string port = reserved.text();
   std::vector<std::string> argv = {kDeploy, kScenarios + "/quickstart.json", "--timeout", "10",
                                    "--out", dir / "out"};
   argv.insert(argv.end(), extra.begin(), extra.end());
@@ -233,7 +264,8 @@ std::vector<std::unique_ptr<Process>> start_ranks(const TestDir& dir, int world,
 TEST(DeployBinary, KillingOneRankMakesEveryOtherExitNamingIt) {
   TestDir dir;
   // Long enough that the kill lands mid-run: decode goes on for many tokens.
-  const auto ranks = start_ranks(dir, 4, {"--set", "/workload/new_tokens=400"});
+  const ReservedPort port;
+  const auto ranks = start_ranks(dir, port, 4, {"--set", "/workload/new_tokens=400"});
   // Rank 0 reports tokens as they come: once the third is out, the run is under way.
   ASSERT_TRUE(ranks[0]->err_contains_within("token 3/", 120s)) << ranks[0]->err();
   kill(ranks[2]->pid(), SIGKILL);
@@ -249,8 +281,9 @@ TEST(DeployBinary, KillingOneRankMakesEveryOtherExitNamingIt) {
 // say so.
 TEST(DeployBinary, KillingRankZeroMakesTheOtherExitNamingIt) {
   TestDir dir;
+  const ReservedPort port;
   const auto ranks =
-      start_ranks(dir, 2, {"--set", "/parallel/tp=2", "--set", "/workload/new_tokens=400"});
+      start_ranks(dir, port, 2, {"--set", "/parallel/tp=2", "--set", "/workload/new_tokens=400"});
   ASSERT_TRUE(ranks[0]->err_contains_within("token 3/", 120s)) << ranks[0]->err();
   kill(ranks[0]->pid(), SIGKILL);
   EXPECT_EQ(ranks[1]->wait(60s), 1) << ranks[1]->err();

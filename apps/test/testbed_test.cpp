@@ -1,7 +1,8 @@
 // The emulated testbed of validation/ (network namespaces joined by a bridge, tbf-shaped):
 // it leaves nothing behind, and real deployments run across it. Its namespaces have fixed
-// names, so CTest runs these tests one at a time (RESOURCE_LOCK testbed). Skipped where
-// namespaces cannot be made (not root, no iproute2).
+// names, so CTest runs these tests one at a time (RESOURCE_LOCK testbed), and each test first
+// removes those a killed earlier run left. Skipped where namespaces cannot be made (not root,
+// no iproute2).
 #include "apps/test/deploy_support.h"
 
 #include <gtest/gtest.h>
@@ -11,15 +12,22 @@ namespace {
 
 using namespace deploy_test;
 
-// Why the emulated testbed cannot be built here ("" when it can): it needs root, iproute2's
-// network namespaces, tc and ethtool.
-std::string testbed_unavailable(const TestDir& dir) {
+// Readies a testbed test: "" when the emulated testbed can be built here, else why not (it
+// needs root, iproute2's network namespaces, tc, ethtool and ping). A run killed before it
+// could tear down leaves its namespaces behind, and the next testbed would refuse to come up
+// over them; so where the testbed can be built, the namespaces these tests name (testbed.sh's
+// uf-tb<i>, uf-tb-br and uf-tb-probe, which `testbed.sh down` removes, and the probe's own
+// uf-deploy-probe) are removed first, and with them their veths, qdiscs and 198.18.0.0/24
+// addresses. Nothing else is touched: the testbed never creates anything in the root namespace.
+std::string set_up_testbed(const TestDir& dir) {
   if (geteuid() != 0) return "needs root for network namespaces";
   for (const char* tool : {"ip", "tc", "ethtool", "ping"}) {
     if (run(dir, "which", {"sh", "-c", std::string("command -v ") + tool}) != 0) {
       return std::string("needs ") + tool;
     }
   }
+  run(dir, "down", {UNIFERENCE_TESTBED_SCRIPT, "down"});
+  run(dir, "probe-down", {"sh", "-c", "ip netns del uf-deploy-probe 2>/dev/null || true"});
   if (run(dir, "probe", {"sh", "-c", "ip netns add uf-deploy-probe && ip netns del uf-deploy-probe"}) != 0) {
     return "cannot create a network namespace here";
   }
@@ -37,7 +45,7 @@ std::string testbed_leftovers(const TestDir& dir) {
 
 TEST(Testbed, LeavesNothingBehindWhenItsCommandFails) {
   TestDir dir;
-  if (const std::string why = testbed_unavailable(dir); !why.empty()) GTEST_SKIP() << why;
+  if (const std::string why = set_up_testbed(dir); !why.empty()) GTEST_SKIP() << why;
   ASSERT_EQ(testbed_leftovers(dir), "") << "a testbed is up already";
   EXPECT_EQ(run(dir, "testbed", {UNIFERENCE_TESTBED_SCRIPT, "run", "2", "100mbit", "--", "sh", "-c",
                                  "ip netns list | grep -q uf-tb1 && exit 3"}),
@@ -47,7 +55,7 @@ TEST(Testbed, LeavesNothingBehindWhenItsCommandFails) {
 
 TEST(Testbed, LeavesNothingBehindWhenStopped) {
   TestDir dir;
-  if (const std::string why = testbed_unavailable(dir); !why.empty()) GTEST_SKIP() << why;
+  if (const std::string why = set_up_testbed(dir); !why.empty()) GTEST_SKIP() << why;
   ASSERT_EQ(testbed_leftovers(dir), "") << "a testbed is up already";
   Process testbed({UNIFERENCE_TESTBED_SCRIPT, "run", "2", "100mbit", "--", "sh", "-c",
                    "echo up >&2; sleep 60"},
@@ -63,7 +71,7 @@ TEST(Testbed, LeavesNothingBehindWhenStopped) {
 // 1 Gbit/s tbf links), reaching rank 0 at its namespace's address.
 TEST(Launch, RunsOneRankPerNetworkNamespace) {
   TestDir dir;
-  if (const std::string why = testbed_unavailable(dir); !why.empty()) GTEST_SKIP() << why;
+  if (const std::string why = set_up_testbed(dir); !why.empty()) GTEST_SKIP() << why;
   json scenario = read_json(kScenarios + "/quickstart.json");
   scenario.erase("$schema");
   scenario["parallel"] = {{"strategy", "tp"}, {"tp", 2}};
