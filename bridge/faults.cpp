@@ -1,6 +1,7 @@
 #include "bridge/faults.h"
 
 #include "bridge/node_names.h"
+#include "bridge/trace_time.h"
 
 #include <ns3/channel.h>
 #include <ns3/config.h>
@@ -152,10 +153,7 @@ std::string node_of_path(const std::string& path) {
   return node_name(ns3::NodeList::GetNode(uint32_t(std::stoul(path.substr(at)))));
 }
 
-std::string now_text() {
-  const int64_t ns = ns3::Simulator::Now().GetNanoSeconds();
-  return std::to_string(ns / 1000) + "." + std::to_string(ns % 1000 + 1000).substr(1) + " us";
-}
+std::string now_text() { return trace_microseconds(ns3::Simulator::Now().GetNanoSeconds()) + " us"; }
 
 }  // namespace
 
