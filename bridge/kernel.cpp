@@ -442,6 +442,7 @@ void Kernel::crash(LogicalProcess* lp) {
   if (stopping_ || lp->state == LogicalProcess::State::kFinished) return;
   lp->crashed_at_ns = now_ns();
   ++crashed_;
+  recorder_.crashed(lp->rank, lp->crashed_at_ns);
   request_quiescence_check();
 }
 

@@ -31,6 +31,21 @@ void RunRecorder::compute(int rank, int64_t start_ns, int64_t end_ns, const std:
                                start_ns, end_ns, 0, -1, ""});
 }
 
+void RunRecorder::crashed(int rank, int64_t ns) {
+  std::vector<Span>& spans = record_.spans;
+  for (Span& span : spans) {
+    if (span.rank != rank || span.kind != Span::Kind::kCompute || span.end_ns <= ns) continue;
+    const int64_t kept = std::max(span.start_ns, ns);
+    stats(rank).compute_ns -= span.end_ns - kept;
+    span.end_ns = kept;
+  }
+  spans.erase(std::remove_if(spans.begin(), spans.end(),
+                             [&](const Span& s) {
+                               return s.rank == rank && s.kind == Span::Kind::kCompute && s.start_ns >= ns;
+                             }),
+              spans.end());
+}
+
 void RunRecorder::comm_flight(int rank, const std::string& operation, const std::string& label,
                               int64_t issued_ns, int64_t completed_ns, uint64_t bytes, int peer) {
   record_.spans.push_back(

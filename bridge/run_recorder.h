@@ -34,6 +34,9 @@ class RunRecorder {
   void phase(int rank, const std::string& name, bool begins, int64_t ns);
   // An LP's shard code returned at `ns`.
   void finished(int rank, int64_t ns);
+  // An LP crashed at `ns` (a fault): compute it had been charged for beyond then never ran,
+  // so its spans stop there.
+  void crashed(int rank, int64_t ns);
 
   // A message's first byte was offered to the network / its last byte arrived. The
   // transport keeps each ordered pair's messages in order, so they are paired in order.

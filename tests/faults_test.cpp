@@ -194,6 +194,39 @@ TEST(Faults, AStragglerWindowInsideOneComputationStretchesOnlyItsPart) {
   EXPECT_NEAR(double(slow.faults[0].compute_added_ns), double(b - a) / 2, 1.0);
 }
 
+TEST(Faults, ACrashCutsTheComputeItInterrupted) {
+  RunRecord clean;
+  const Span base = long_compute({}, &clean);
+  const int64_t crash_ns = base.start_ns + (base.end_ns - base.start_ns) / 2;
+  DeviceProfile slow = device_profile("a100", "bf16");
+  slow.slowdown = 1e5;
+  SimCluster cluster(NetworkConfig{});
+  const at::Tensor a = at::ones({256, 256});
+  for (int r = 0; r < 2; ++r) {
+    cluster.add_rank(make_modeled_meter(slow), [&](Comm& comm) {
+      at::Tensor b = at::mm(a, a);
+      comm.barrier();
+    });
+  }
+  cluster.build_network();
+  Fault crash;
+  crash.kind = FaultKind::kRankCrash;
+  crash.pointer = "/faults/0";
+  crash.target = "rank1";
+  crash.rank = 1;
+  crash.at_ns = crash_ns;
+  cluster.inject_faults({crash});
+  const RunOutcome outcome = cluster.run();
+  ASSERT_EQ(outcome.status, RunOutcome::Status::kFaulted) << outcome.report;
+  EXPECT_NE(outcome.report.find("rank 0: blocked in barrier"), std::string::npos) << outcome.report;
+  int64_t last_end = 0;
+  for (const Span& span : cluster.record().spans) {
+    if (span.rank == 1 && span.kind == Span::Kind::kCompute) last_end = std::max(last_end, span.end_ns);
+  }
+  EXPECT_EQ(last_end, crash_ns) << "the product was cut where the rank crashed";
+  EXPECT_EQ(cluster.record().ranks[1].compute_ns, crash_ns - base.start_ns);
+}
+
 // Three ranks all-reduce in a loop; rank 2 crashes in the middle. `timeout_ns` is the
 // collectives' timeout (0: none).
 RunOutcome all_reduce_with_crash(int64_t crash_ns, int64_t timeout_ns) {
