@@ -129,8 +129,12 @@ std::vector<Measurement> read_measurements(const std::string& path) {
     }
     const double ranks_value = number_in(ranks, "ranks");
     const double bytes_value = number_in(bytes, "bytes");
-    if (ranks_value != std::floor(ranks_value) || ranks_value < 2) {
-      throw std::invalid_argument(where + "ranks must be a whole number of at least 2");
+    // Checked before the conversions, which are undefined past what the integers hold.
+    if (ranks_value != std::floor(ranks_value) || ranks_value < 2 || ranks_value > 1e6) {
+      throw std::invalid_argument(where + "ranks must be a whole number from 2 to 1000000");
+    }
+    if (bytes_value > 0x1p53) {
+      throw std::invalid_argument(where + "bytes must be at most 2^53 (9.0e15)");
     }
     m.ranks = int(ranks_value);
     m.bytes = uint64_t(bytes_value);

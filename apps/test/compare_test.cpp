@@ -65,7 +65,12 @@ TEST(Compare, BadMeasurementsNameFileLineAndField) {
   EXPECT_EQ(error_for(dir, "op,ranks,bytes,seconds\nallreduce,2,4096,0.1\n"),
             file + ":2: op \"allreduce\" is not an operation colltest sizes");
   EXPECT_EQ(error_for(dir, "op,ranks,bytes,seconds\nall_reduce,1,4096,0.1\n"),
-            file + ":2: ranks must be a whole number of at least 2");
+            file + ":2: ranks must be a whole number from 2 to 1000000");
+  // Past what int and uint64 hold, converting would be undefined: refused first.
+  EXPECT_EQ(error_for(dir, "op,ranks,bytes,seconds\nall_reduce,1e300,4096,0.1\n"),
+            file + ":2: ranks must be a whole number from 2 to 1000000");
+  EXPECT_EQ(error_for(dir, "op,ranks,bytes,seconds\nall_reduce,2,1e300,0.1\n"),
+            file + ":2: bytes must be at most 2^53 (9.0e15)");
   EXPECT_EQ(error_for(dir, "op,ranks,bytes,seconds\n"), file + ": no measurements after the header");
 }
 

@@ -112,12 +112,21 @@ TraceCondition::Parse(std::istream& in, const std::string& name, std::vector<Sam
             return where + "a row has 3 cells (time_s,delay_ms,rate_mbps), this one " +
                    std::to_string(cells.size());
         }
+        // Beyond these a value no longer fits ns-3's Time (int64 ns: 9.2e9 s) or DataRate
+        // (uint64 bit/s), and converting it would be undefined: 31 years of trace, delays of
+        // 11 days, 1 Pbit/s.
+        const double most = 1e9;
         double value[3];
         for (int c = 0; c < 3; ++c)
         {
             if (!Number(cells[c], value[c]) || value[c] < 0)
             {
                 return where + header[c] + " '" + cells[c] + "' is not a number >= 0";
+            }
+            if (value[c] > most)
+            {
+                return where + header[c] + " '" + cells[c] + "' is above 1e9, more than the " +
+                       "simulator's times and rates hold";
             }
         }
         Sample sample{Seconds(value[0]), MilliSeconds(1) * value[1],

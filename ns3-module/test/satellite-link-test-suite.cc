@@ -403,6 +403,11 @@ class TraceReplayTestCase : public TestCase
             {"time_s,delay_ms,rate_mbps\n0,-1,1\n", "t.csv:2: delay_ms '-1'"},
             {"time_s,delay_ms,rate_mbps\n0,1\n", "t.csv:2: a row has 3 cells"},
             {"time_s,delay_ms,rate_mbps\n", "t.csv: no rows"},
+            // Past what Time and DataRate hold: converting them would be undefined (1e300 s
+            // used to wrap round and be refused as out of order; 1e30 passed).
+            {"time_s,delay_ms,rate_mbps\n0,1,1\n1e30,1,1\n", "t.csv:3: time_s '1e30' is above 1e9"},
+            {"time_s,delay_ms,rate_mbps\n0,1e300,1\n", "t.csv:2: delay_ms '1e300' is above 1e9"},
+            {"time_s,delay_ms,rate_mbps\n0,1,2e12\n", "t.csv:2: rate_mbps '2e12' is above 1e9"},
         };
         for (const auto& [text, error] : bad)
         {
