@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "apps/atomic_file.h"
+#include "apps/html_report.h"
 #include "bridge/chrome_trace.h"
 #include "apps/serving_report.h"
 
@@ -134,23 +135,6 @@ void add_network_setup(const NetworkSetup& network, json& setup) {
   }
 }
 
-// Bytes in decimal units, three significant decimals: "512 B", "1.250 GB".
-std::string format_bytes(uint64_t bytes) {
-  static const char* kUnits[] = {"B", "kB", "MB", "GB", "TB"};
-  size_t unit = 0;
-  uint64_t scale = 1;
-  while (unit + 1 < std::size(kUnits) && bytes >= scale * 1000) {
-    scale *= 1000;
-    ++unit;
-  }
-  if (unit == 0) return std::to_string(bytes) + " B";
-  const uint64_t thousandths = (bytes * 1000 + scale / 2) / scale;  // bytes < 2^54 here
-  char text[48];
-  std::snprintf(text, sizeof text, "%" PRIu64 ".%03" PRIu64 " %s", thousandths / 1000,
-                thousandths % 1000, kUnits[unit]);
-  return text;
-}
-
 uint64_t memory_total(const RankStats& stats) {
   return stats.weight_bytes + stats.kv_cache_bytes + stats.activation_bytes;
 }
@@ -187,6 +171,22 @@ std::string parallel_text(const ParallelDegrees& parallel) {
 
 }  // namespace
 
+std::string format_bytes(uint64_t bytes) {
+  static const char* kUnits[] = {"B", "kB", "MB", "GB", "TB"};
+  size_t unit = 0;
+  uint64_t scale = 1;
+  while (unit + 1 < std::size(kUnits) && bytes >= scale * 1000) {
+    scale *= 1000;
+    ++unit;
+  }
+  if (unit == 0) return std::to_string(bytes) + " B";
+  const uint64_t thousandths = (bytes * 1000 + scale / 2) / scale;  // bytes < 2^54 here
+  char text[48];
+  std::snprintf(text, sizeof text, "%" PRIu64 ".%03" PRIu64 " %s", thousandths / 1000,
+                thousandths % 1000, kUnits[unit]);
+  return text;
+}
+
 std::string format_duration(int64_t ns) {
   const uint64_t magnitude = ns < 0 ? uint64_t(0) - uint64_t(ns) : uint64_t(ns);
   const char* sign = ns < 0 ? "-" : "";
@@ -214,6 +214,37 @@ std::string format_duration(int64_t ns) {
 }
 
 namespace {
+
+// What one direction of a cable did over the whole run, from the link sampler's intervals.
+struct LinkTotals {
+  const LinkSeries* series;
+  uint64_t bytes = 0;
+  int64_t busy_ps = 0;
+  double peak = 0;  // the busiest interval's utilisation
+};
+
+std::vector<LinkTotals> link_totals(const RunRecord& record) {
+  std::vector<LinkTotals> out;
+  const LinkActivity& activity = record.links;
+  if (activity.interval_ns <= 0) return out;
+  for (const LinkSeries& series : activity.links) {
+    LinkTotals t{&series};
+    for (size_t bin = 0; bin < series.bytes.size(); ++bin) t.bytes += series.bytes[bin];
+    for (size_t bin = 0; bin < series.busy_ps.size(); ++bin) {
+      t.busy_ps += series.busy_ps[bin];
+      const int64_t start_ns = int64_t(bin) * activity.interval_ns;
+      const int64_t length_ns = std::min(activity.interval_ns, std::max<int64_t>(record.total_ns - start_ns, 1));
+      t.peak = std::max(t.peak, std::min(1.0, double(series.busy_ps[bin]) / (double(length_ns) * 1000)));
+    }
+    out.push_back(t);
+  }
+  return out;
+}
+
+// The run's mean utilisation of a direction: busy line time over the run.
+double mean_utilisation(const LinkTotals& link, int64_t total_ns) {
+  return total_ns > 0 ? std::min(1.0, double(link.busy_ps) / (double(total_ns) * 1000)) : 0.0;
+}
 
 // The summary of a simulated run (network given) or of a deployment (none).
 std::string summary(const Scenario& scenario, const NetworkSetup* network, const RunRecord& record) {
@@ -282,6 +313,14 @@ std::string summary(const Scenario& scenario, const NetworkSetup* network, const
     if (fault.packets_lost > 0) what += ": " + std::to_string(fault.packets_lost) + " packets lost";
     if (fault.compute_added_ns > 0) what += ": " + format_duration(fault.compute_added_ns) + " of compute added";
     line("fault", what);
+  }
+  // The busiest directions, by line time: where a network-bound run spends it.
+  std::vector<LinkTotals> links = link_totals(record);
+  std::stable_sort(links.begin(), links.end(),
+                   [](const LinkTotals& a, const LinkTotals& b) { return a.busy_ps > b.busy_ps; });
+  for (size_t i = 0; i < links.size() && i < 3; ++i) {
+    line(i == 0 ? "busiest links" : "", links[i].series->name + ": " + format_bytes(links[i].bytes) + ", " +
+                                            percent(links[i].busy_ps, record.total_ns * 1000) + " busy");
   }
   const std::vector<int> over = ranks_over_memory(record);
   if (!over.empty()) {
@@ -452,6 +491,20 @@ json results(const Scenario& scenario, const NetworkSetup* network, const RunRec
     results["faults"] = std::move(faults);
   }
   if (scenario.workload.is_serving()) results["serving"] = serving_json(scenario, record);
+  if (record.links.interval_ns > 0) {
+    json links = json::array();
+    for (const LinkTotals& link : link_totals(record)) {
+      links.push_back({{"name", link.series->name},
+                       {"rate_bps", link.series->rate_bps},
+                       {"bytes", link.bytes},
+                       {"busy_ns", link.busy_ps / 1000},
+                       {"utilisation", mean_utilisation(link, record.total_ns)},
+                       {"peak_utilisation", link.peak}});
+    }
+    results["links"] = {{"interval_ns", record.links.interval_ns},
+                        {"omitted", record.links.links_omitted},
+                        {"directions", std::move(links)}};
+  }
   return results;
 }
 
@@ -527,6 +580,10 @@ void write(const Scenario& scenario, const NetworkSetup* network, const RunRecor
   if (!requests_text.empty()) write_file_atomically((dir / "requests.csv").string(), requests_text);
   if (scenario.outputs.trace) {
     write_file_atomically((dir / "trace.json").string(), trace_text);
+  }
+  // Made from the files just written, so that it is the page `uniference report` makes.
+  if (scenario.outputs.report) {
+    write_file_atomically((dir / "report.html").string(), html_report(read_run_folder(out_dir)));
   }
 }
 

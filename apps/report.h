@@ -19,7 +19,7 @@ namespace uniference {
 // Format tag and version of results.json; the version changes when keys are added, change
 // meaning or disappear (docs/scenarios.md lists each version's change).
 inline constexpr const char* kResultsFormat = "uniference-results";
-inline constexpr int kResultsFormatVersion = 4;
+inline constexpr int kResultsFormatVersion = 5;
 
 // Human-readable summary: total simulated time, TTFT, TPOT, tokens, compute vs
 // communication split, and one line per rank (compute, communication wait, bytes sent,
@@ -50,5 +50,8 @@ void write_outputs(const Scenario& scenario, const RunRecord& record, const std:
 // Durations for people: "850 ns", "12.345 µs", "1.500 ms", "2.000 s" (three decimals,
 // rounded to the nearest unit / 1000, computed from the integer).
 std::string format_duration(int64_t ns);
+
+// Bytes in decimal units, three decimals: "512 B", "1.250 GB".
+std::string format_bytes(uint64_t bytes);
 
 }  // namespace uniference

@@ -455,6 +455,12 @@ OutputSpec read_outputs(const Checker& check, const json& value, const std::stri
   if (const json* v = Checker::find(value, "flow_monitor")) {
     outputs.flow_monitor = check.boolean(*v, child(pointer, "flow_monitor"));
   }
+  if (const json* v = Checker::find(value, "report")) {
+    outputs.report = check.boolean(*v, child(pointer, "report"));
+    if (outputs.report && !outputs.results) {
+      check.fail(child(pointer, "report"), "needs results.json (/outputs/results is false)");
+    }
+  }
   return outputs;
 }
 

@@ -224,6 +224,7 @@ struct OutputSpec {
   uint64_t trace_max_events = 1000000;  // spans and messages the trace keeps, earliest first
   bool pcap = false;            // one pcap per device (transport tcp)
   bool flow_monitor = false;    // flowmon.xml from ns-3's FlowMonitor (transport tcp)
+  bool report = false;          // report.html, made from results.json and trace.json
 };
 
 struct Scenario {

@@ -27,6 +27,8 @@ set(UNIFERENCE_SCENARIO_SOURCES
   apps/scenario_network.cpp
   apps/scenario_files.cpp
   apps/report.cpp
+  apps/svg_plot.cpp
+  apps/html_report.cpp
   apps/serving_report.cpp
   apps/record_json.cpp
   apps/alpha_beta_fit.cpp

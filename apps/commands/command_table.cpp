@@ -19,6 +19,7 @@ Command profile_device_command();
 Command profile_command();
 Command launch_command();
 Command sweep_command();
+Command report_command();
 
 namespace {
 
@@ -91,7 +92,7 @@ const std::vector<Command>& commands() {
       run_command(),       validate_command(),        reference_command(),
       colltest_command(),  crosscheck_command(),      compare_command(),
       profile_network_command(), profile_device_command(), profile_command(),
-      launch_command(),    sweep_command(),
+      launch_command(),    sweep_command(),           report_command(),
   };
   return table;
 }

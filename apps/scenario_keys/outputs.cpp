@@ -31,6 +31,11 @@ std::vector<ScenarioKey> outputs_keys() {
           "/outputs/flow_monitor", "boolean",
           "Write `flowmon.xml`, ns-3's FlowMonitor statistics per IP flow. Transport `tcp` only.",
           R"({"type": "boolean", "default": false})"),
+      ScenarioKey("/outputs/report", "boolean",
+                  "Write `report.html` when the run ends: setup, headline figures and plots in one "
+                  "self-contained page (docs/report.md); the same page as `uniference report` makes "
+                  "from the folder. Needs `results`.",
+                  R"({"type": "boolean", "default": false})"),
   };
 }
 

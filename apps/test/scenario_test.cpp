@@ -570,7 +570,7 @@ TEST(ScenarioKeys, UnknownKeysListTheTablesKeys) {
     known += (known.empty() ? "" : ", ") + key;
   }
   EXPECT_EQ(e.detail(), "unknown key; known keys here: " + known);
-  EXPECT_EQ(known, "trace, results, link_samples, trace_max_events, pcap, flow_monitor");
+  EXPECT_EQ(known, "trace, results, link_samples, trace_max_events, pcap, flow_monitor, report");
 }
 
 TEST(ScenarioSchema, EnumsAndDefaultsMatchTheParser) {

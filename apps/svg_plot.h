@@ -1,0 +1,54 @@
+// Charts as inline SVG for the HTML report (apps/html_report.h): stacked horizontal bars,
+// cumulative distributions and heat maps. Each chart is one <svg class="plot"> element that
+// needs no script, no style sheet and no font beyond the browser's own, so a page holding
+// them opens anywhere, offline. Values are plain doubles; the caller chooses the unit and
+// passes its name for the axis.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace uniference {
+
+// One series of a stacked bar chart: its name (in the legend) and fill colour ("#4e79a7").
+struct BarSeries {
+  std::string name;
+  std::string colour;
+};
+
+// One bar per row, its segments in series order; values[row][series] >= 0, in `unit`.
+std::string stacked_bars(const std::string& title, const std::vector<std::string>& rows,
+                         const std::vector<BarSeries>& series,
+                         const std::vector<std::vector<double>>& values, const std::string& unit);
+
+// A sample's empirical distribution: a step from 0 to 1 over its sorted values.
+struct CdfLine {
+  std::string name;
+  std::string colour;
+  std::vector<double> values;
+};
+
+// A vertical line across the plot at x (a target, a model's prediction), dashed, labelled.
+struct Marker {
+  std::string name;
+  std::string colour;
+  double x;
+};
+
+std::string cdf_plot(const std::string& title, const std::vector<CdfLine>& lines,
+                     const std::vector<Marker>& markers, const std::string& unit);
+
+// Rows of cells over time: cells[row][column] in [0, 1] (shaded from white to dark), column c
+// covering [start + c * step, start + (c + 1) * step) in `unit`.
+std::string heat_map(const std::string& title, const std::vector<std::string>& rows,
+                     const std::vector<std::vector<double>>& cells, double start, double step,
+                     const std::string& unit);
+
+// Text safe inside HTML and SVG elements and attribute values.
+std::string escape_markup(const std::string& text);
+
+// A round step for an axis of about `ticks` divisions over [0, span]: 1, 2 or 5 times a
+// power of ten.
+double axis_step(double span, int ticks);
+
+}  // namespace uniference
