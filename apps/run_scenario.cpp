@@ -12,7 +12,11 @@
 #include "bridge/this_lp.h"
 #include "compute/compute_meter.h"
 
+#include <ns3/simulator.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <iostream>
 #include <optional>
 
@@ -51,6 +55,59 @@ class ServingProgress {
   size_t requests_;
   std::vector<int64_t> ttft_ns_;
   int64_t last_line_ns_ = 0;
+};
+
+// Every workload but serving (which has its own): on a terminal, one line rewritten in place
+// at most once a second, with the simulated time reached, the wall time, ns-3's events per
+// wall second, the tokens known of those expected and, from their pace, the wall time left.
+// Nothing in a pipe or a log, so CI output and scripts see only the summary.
+class RunProgress {
+ public:
+  RunProgress(const Kernel& kernel, size_t tokens_expected)
+      : kernel_(kernel), tokens_expected_(tokens_expected), start_ns_(steady_clock_ns()),
+        last_line_ns_(start_ns_) {}
+  RunProgress(const RunProgress&) = delete;
+  RunProgress& operator=(const RunProgress&) = delete;
+  ~RunProgress() {
+    if (width_ > 0) std::cerr << "\r" << std::string(width_, ' ') << "\r" << std::flush;
+  }
+
+  static bool wanted() { return ::isatty(STDERR_FILENO) == 1; }
+
+  void tick() {
+    const int64_t wall_ns = steady_clock_ns();
+    if (wall_ns - last_line_ns_ < 1'000'000'000) return;
+    const double events_per_s = double(ns3::Simulator::GetEventCount() - last_events_) * 1e9 /
+                                double(wall_ns - last_line_ns_);
+    last_events_ = ns3::Simulator::GetEventCount();
+    last_line_ns_ = wall_ns;
+    const double wall_s = double(wall_ns - start_ns_) / 1e9;
+    char rate[64];
+    std::snprintf(rate, sizeof rate, "%.1f s wall, %.0f k events/s", wall_s, events_per_s / 1e3);
+    std::string line = "  t=" + format_duration(kernel_.now_ns()) + " simulated, " + rate;
+    const size_t tokens = kernel_.record().tokens.size();
+    if (tokens_expected_ > 0) {
+      line += ", " + std::to_string(tokens) + "/" + std::to_string(tokens_expected_) + " tokens";
+      if (tokens > 0 && tokens < tokens_expected_) {
+        char left[32];
+        std::snprintf(left, sizeof left, ", about %.0f s left",
+                      wall_s * double(tokens_expected_ - tokens) / double(tokens));
+        line += left;
+      }
+    }
+    const size_t shown = line.size();
+    line.resize(std::max(shown, width_), ' ');
+    width_ = shown;
+    std::cerr << "\r" << line << std::flush;
+  }
+
+ private:
+  const Kernel& kernel_;
+  size_t tokens_expected_;
+  int64_t start_ns_;
+  int64_t last_line_ns_;
+  uint64_t last_events_ = 0;
+  size_t width_ = 0;  // of the line on screen, to blank it
 };
 
 // The registered name of the entry whose class the run used; `none` when it used none.
@@ -126,14 +183,11 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
   inputs.on_memory = [](const MemoryUse& use) {
     this_lp::record_memory(use.weights, use.kv_cache, use.activations);
   };
-  inputs.on_token = [&](int64_t prompt, int64_t step, int64_t token) {
+  inputs.on_token = [](int64_t prompt, int64_t step, int64_t token) {
     this_lp::record_token(prompt, step, token);
-    if (progress) {
-      std::cerr << "  token " << step + 1 << "/" << scenario.workload.new_tokens;
-      if (scenario.workload.batch > 1) std::cerr << " of prompt " << prompt;
-      std::cerr << " (id " << token << ") at t=" << format_duration(this_lp::now_ns()) << "\n";
-    }
   };
+  // Progress lines go to a terminal only: a pipe or a CI log gets the summary alone.
+  progress = progress && RunProgress::wanted();
 
   ServingInputs serving;
   std::optional<ServingProgress> serving_progress;
@@ -164,10 +218,16 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
     throw ScenarioError(scenario.source, e.pointer, e.what());
   }
   std::optional<LinkSampler> links;
-  if (outputs.trace && outputs.link_samples > 0) {
+  // For the trace's link counters and results.json's per-link totals.
+  if ((outputs.trace || outputs.results) && outputs.link_samples > 0) {
     links.emplace(outputs.link_samples, cluster.flow_network());
   }
   RunCapture capture(outputs, out_dir, scenario.name);
+  std::optional<RunProgress> run_progress;
+  if (progress && !scenario.workload.is_serving()) {
+    run_progress.emplace(cluster.kernel(), size_t(scenario.workload.batch) * size_t(scenario.workload.new_tokens));
+    cluster.kernel().set_progress([&] { run_progress->tick(); });
+  }
 
   ScenarioRun run;
   run.outcome = cluster.run();

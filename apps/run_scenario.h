@@ -19,8 +19,9 @@ struct ScenarioRun {
   NetworkSetup network;  // the network the run was built from, for its reports
 };
 
-// Runs a scenario (checking it, once; see scenario_check.h). With `progress`, prints a
-// line to stderr as each token is generated. The record carries the trace's link counters
+// Runs a scenario (checking it, once; see scenario_check.h). With `progress` and stderr a
+// terminal, shows a progress line there (simulated time, wall time, events per second,
+// tokens or requests done); in a pipe, nothing. The record carries the trace's link counters
 // (/outputs/link_samples). The network captures a scenario asks for (/outputs/pcap,
 // /outputs/flow_monitor) go into `out_dir` once the run has completed: pcap files are
 // written into a folder beside them during the run and moved into place only then, so a
