@@ -2,6 +2,7 @@
 
 #include "apps/atomic_file.h"
 #include "apps/compute_check.h"
+#include "apps/progress_line.h"
 #include "apps/report.h"
 #include "apps/run_capture.h"
 #include "apps/scenario_check.h"
@@ -13,7 +14,6 @@
 #include "compute/compute_meter.h"
 
 #include <ns3/simulator.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -34,80 +34,62 @@ std::unique_ptr<ComputeMeter> meter_for(const Scenario& scenario, const DevicePr
   return make_modeled_meter(profile);
 }
 
-// Serving's progress: at most one line a second of wall time, on the driver's finishes.
+// Serving's progress: requests done, and the median TTFT so far.
 class ServingProgress {
  public:
-  explicit ServingProgress(size_t requests) : requests_(requests) {}
+  explicit ServingProgress(size_t requests) : requests_(requests), line_(false) {}
 
   void finished(const RequestRecord& r) {
     ttft_ns_.push_back(r.first_token_ns - r.arrival_ns);
-    const int64_t wall = steady_clock_ns();
-    if (ttft_ns_.size() < requests_ && wall - last_line_ns_ < 1'000'000'000) return;
-    last_line_ns_ = wall;
+    if (!line_.due()) return;
     std::vector<int64_t> sorted = ttft_ns_;
     std::nth_element(sorted.begin(), sorted.begin() + long(sorted.size() / 2), sorted.end());
-    std::cerr << "  t=" << format_duration(this_lp::now_ns()) << ": " << ttft_ns_.size() << "/"
-              << requests_ << " requests done, p50 TTFT " << format_duration(sorted[sorted.size() / 2])
-              << "\n";
+    line_.step(ttft_ns_.size(), requests_,
+               "requests, t=" + format_duration(this_lp::now_ns()) + " simulated, p50 TTFT " +
+                   format_duration(sorted[sorted.size() / 2]));
   }
 
  private:
   size_t requests_;
   std::vector<int64_t> ttft_ns_;
-  int64_t last_line_ns_ = 0;
+  ProgressLine line_;
 };
 
-// Every workload but serving (which has its own): on a terminal, one line rewritten in place
-// at most once a second, with the simulated time reached, the wall time, ns-3's events per
+// Every workload but serving (which has its own): the simulated time reached, ns-3's events per
 // wall second, the tokens known of those expected and, from their pace, the wall time left.
-// Nothing in a pipe or a log, so CI output and scripts see only the summary.
 class RunProgress {
  public:
   RunProgress(const Kernel& kernel, size_t tokens_expected)
-      : kernel_(kernel), tokens_expected_(tokens_expected), start_ns_(steady_clock_ns()),
-        last_line_ns_(start_ns_) {}
-  RunProgress(const RunProgress&) = delete;
-  RunProgress& operator=(const RunProgress&) = delete;
-  ~RunProgress() {
-    if (width_ > 0) std::cerr << "\r" << std::string(width_, ' ') << "\r" << std::flush;
-  }
-
-  static bool wanted() { return ::isatty(STDERR_FILENO) == 1; }
+      : kernel_(kernel), tokens_expected_(tokens_expected), line_(false) {}
 
   void tick() {
-    const int64_t wall_ns = steady_clock_ns();
-    if (wall_ns - last_line_ns_ < 1'000'000'000) return;
-    const double events_per_s = double(ns3::Simulator::GetEventCount() - last_events_) * 1e9 /
-                                double(wall_ns - last_line_ns_);
-    last_events_ = ns3::Simulator::GetEventCount();
-    last_line_ns_ = wall_ns;
-    const double wall_s = double(wall_ns - start_ns_) / 1e9;
-    char rate[64];
-    std::snprintf(rate, sizeof rate, "%.1f s wall, %.0f k events/s", wall_s, events_per_s / 1e3);
-    std::string line = "  t=" + format_duration(kernel_.now_ns()) + " simulated, " + rate;
+    if (!line_.due()) return;
+    const uint64_t events = ns3::Simulator::GetEventCount();
+    const double wall_s = line_.wall_s();
+    char rate[48];
+    std::snprintf(rate, sizeof rate, "%.0f k events/s", double(events - last_events_) / 1e3 / (wall_s - last_wall_s_));
+    last_events_ = events;
+    last_wall_s_ = wall_s;
+    std::string text = "t=" + format_duration(kernel_.now_ns()) + " simulated, " + rate;
     const size_t tokens = kernel_.record().tokens.size();
     if (tokens_expected_ > 0) {
-      line += ", " + std::to_string(tokens) + "/" + std::to_string(tokens_expected_) + " tokens";
+      text += ", " + std::to_string(tokens) + "/" + std::to_string(tokens_expected_) + " tokens";
       if (tokens > 0 && tokens < tokens_expected_) {
         char left[32];
         std::snprintf(left, sizeof left, ", about %.0f s left",
                       wall_s * double(tokens_expected_ - tokens) / double(tokens));
-        line += left;
+        text += left;
       }
     }
-    const size_t shown = line.size();
-    line.resize(std::max(shown, width_), ' ');
-    width_ = shown;
-    std::cerr << "\r" << line << std::flush;
+    line_.show(text, true);
   }
 
  private:
   const Kernel& kernel_;
   size_t tokens_expected_;
-  int64_t start_ns_;
-  int64_t last_line_ns_;
+  ProgressLine line_;
   uint64_t last_events_ = 0;
-  size_t width_ = 0;  // of the line on screen, to blank it
+  double last_wall_s_ = 0;
 };
 
 // The registered name of the entry whose class the run used; `none` when it used none.
@@ -187,7 +169,7 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
     this_lp::record_token(prompt, step, token);
   };
   // Progress lines go to a terminal only: a pipe or a CI log gets the summary alone.
-  progress = progress && RunProgress::wanted();
+  progress = progress && ProgressLine(false).enabled();
 
   ServingInputs serving;
   std::optional<ServingProgress> serving_progress;

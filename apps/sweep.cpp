@@ -2,6 +2,7 @@
 
 #include "apps/atomic_file.h"
 #include "apps/json_checker.h"
+#include "apps/progress_line.h"
 #include "apps/report.h"
 #include "apps/run_scenario.h"
 #include "apps/scenario.h"
@@ -306,6 +307,8 @@ int run_sweep_points(const std::string& binary, const SweepSpec& spec, int jobs,
     std::cerr << "uniference: sweep of " << points.size() << " points, " << points.size() - todo.size()
               << " already recorded, " << todo.size() << " to run, " << jobs << " at a time\n";
   }
+  // Points that end well advance the progress line; failures are printed as lines that stay.
+  ProgressLine line(quiet);
   std::map<pid_t, const SweepPoint*> running;
   size_t next = 0;
   int done = 0;
@@ -348,17 +351,17 @@ int run_sweep_points(const std::string& binary, const SweepSpec& spec, int jobs,
     ++done;
     if (quiet) continue;
     const PointOutcome o = read_point_outcome(spec, point);
-    std::cerr << "  [" << done << "/" << todo.size() << "] " << point.name << ": ";
+    const std::string head = "[" + std::to_string(done) + "/" + std::to_string(todo.size()) + "] " + point.name + ": ";
     if (!o.recorded) {
-      std::cerr << "ended without a record ("
-                << (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
-                                        : "exit " + std::to_string(WEXITSTATUS(status)))
-                << "); it runs again when the sweep is resumed\n";
+      line.note("  " + head + "ended without a record (" +
+                (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
+                                     : "exit " + std::to_string(WEXITSTATUS(status))) +
+                "); it runs again when the sweep is resumed");
+    } else if (o.exit_code != 0) {
+      line.note("  " + head + "exit " + std::to_string(o.exit_code) +
+                (o.message.empty() ? "" : ": " + o.message.substr(0, o.message.find('\n'))));
     } else {
-      char wall[32];
-      std::snprintf(wall, sizeof wall, "%.1f s", o.wall_s);
-      std::cerr << "exit " << o.exit_code << ", " << wall
-                << (o.message.empty() ? "" : ": " + o.message.substr(0, o.message.find('\n'))) << "\n";
+      line.step(size_t(done), todo.size(), "points, the last " + point.name);
     }
   }
   return done;

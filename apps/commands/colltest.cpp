@@ -2,6 +2,7 @@
 #include "apps/command_line.h"
 #include "apps/commands/command.h"
 #include "apps/commands/command_support.h"
+#include "apps/progress_line.h"
 #include "apps/colltest.h"
 #include "apps/colltest_sweep.h"
 #include "apps/fresh_process.h"
@@ -73,6 +74,7 @@ int colltest_main(const std::vector<std::string>& args, const char* argv0) {
   LaunchOptions launch;  // with --backend: where the ranks run
   std::string scenario_path, csv, plot, out_dir = ".";
   std::vector<std::string> overrides;
+  bool quiet = false;
   try {
     for_each_argument(args, 0, [&](const std::string& a, const auto& value) {
       if (a == "--op") options.op = value();
@@ -97,6 +99,7 @@ int colltest_main(const std::vector<std::string>& args, const char* argv0) {
       else if (a == "--plot") plot = value();
       else if (a == "--out") out_dir = value();
       else if (a == "--set") overrides.push_back(value());
+      else if (a == "--quiet") quiet = true;
       else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option '" + a + "'");
       else if (scenario_path.empty()) scenario_path = a;
       else throw std::invalid_argument("more than one scenario given");
@@ -133,16 +136,18 @@ int colltest_main(const std::vector<std::string>& args, const char* argv0) {
     const Scenario scenario = load_scenario(scenario_path, overrides);
     const CheckedScenario checked = check_scenario(scenario);
     std::vector<ColltestRow> rows;
+    ProgressLine line(quiet);
     try {
       // /outputs/pcap and /outputs/flow_monitor capture the whole sweep, into --out.
       rows = run_colltest(
           checked, options,
-          [](uint64_t bytes) { std::cerr << "uniference colltest: " << bytes << " bytes\n"; },
+          [&](uint64_t bytes) { line.show("colltest: " + std::to_string(bytes) + " bytes", true); },
           scenario.outputs, out_dir, scenario.name);
     } catch (const std::invalid_argument& e) {
       std::cerr << "uniference: colltest: " << e.what() << "\n";
       return kExitUsage;
     }
+    line.clear();
     std::cout << colltest_table(rows);
     if (!csv.empty()) write_file_atomically(csv, colltest_csv(rows));
     if (!plot.empty()) plot_colltest(rows, plot, "simulated");

@@ -6,6 +6,7 @@
 #include "apps/compare_end_to_end.h"
 #include "apps/colltest_sweep.h"
 #include "apps/fresh_process.h"
+#include "apps/progress_line.h"
 #include "apps/run_scenario.h"
 #include "apps/scenario.h"
 #include "apps/scenario_check.h"
@@ -23,10 +24,11 @@ namespace {
 // times, with the command line's --set after the row's own, each run in a process of its own
 // as each deployment is (fresh_process.h).
 int compare_end_to_end_command(const std::string& measured_path, const std::vector<std::string>& overrides,
-                               int repeats, const std::string& report) {
+                               int repeats, const std::string& report, bool quiet) {
   return reporting_errors([&] {
     std::vector<EndToEndMeasurement> measured;
     std::vector<ComparedCase> cases;
+    ProgressLine line(quiet);
     try {
       measured = read_end_to_end(measured_path);
       const auto simulate = [&](const std::string& scenario, std::vector<std::string> row_overrides) {
@@ -37,12 +39,12 @@ int compare_end_to_end_command(const std::string& measured_path, const std::vect
       };
       cases = compare_end_to_end(
           measured, simulate,
-          [](const std::string& what) { std::cerr << "uniference compare: simulating " << what << "\n"; },
-          repeats);
+          [&](const std::string& what) { line.show("compare: simulating " + what, true); }, repeats);
     } catch (const std::invalid_argument& e) {
       std::cerr << "uniference: compare: " << e.what() << "\n";
       return kExitUsage;
     }
+    line.clear();
     std::cout << comparison_table(cases, 0);
     if (!report.empty()) {
       write_comparison_report(cases, 0, measured_path + ": whole runs, deployed against simulated",
@@ -90,6 +92,7 @@ int compare_main(const std::vector<std::string>& args, const char*) {
   std::string measured_path, scenario_path, against_path, report;
   uint64_t large_bytes = 1 << 20;
   int repeats = 0;  // 0: not given
+  bool quiet = false;
   std::vector<std::string> overrides;
   try {
     for_each_argument(args, 0, [&](const std::string& a, const auto& value) {
@@ -106,6 +109,7 @@ int compare_main(const std::vector<std::string>& args, const char*) {
       else if (a == "--iters") options.iters = std::stoi(value());
       else if (a == "--report") report = value();
       else if (a == "--set") overrides.push_back(value());
+      else if (a == "--quiet") quiet = true;
       else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option '" + a + "'");
       else if (measured_path.empty()) measured_path = a;
       else throw std::invalid_argument("more than one measurement file given");
@@ -131,7 +135,7 @@ int compare_main(const std::vector<std::string>& args, const char*) {
   }
   if (!against_path.empty()) return compare_measured_command(measured_path, against_path, large_bytes, report);
   if (scenario_path.empty()) {
-    return compare_end_to_end_command(measured_path, overrides, std::max(repeats, 1), report);
+    return compare_end_to_end_command(measured_path, overrides, std::max(repeats, 1), report, quiet);
   }
   return reporting_errors([&] {
     std::vector<Measurement> measured;
@@ -145,8 +149,9 @@ int compare_main(const std::vector<std::string>& args, const char*) {
         check_scenario(load_scenario(scenario_path, overrides));
     std::vector<ComparedCase> cases;
     try {
-      cases = compare_measurements(checked, measured, options, [](const std::string& what) {
-        std::cerr << "uniference compare: simulating " << what << "\n";
+      ProgressLine line(quiet);
+      cases = compare_measurements(checked, measured, options, [&](const std::string& what) {
+        line.show("compare: simulating " + what, true);
       });
     } catch (const std::invalid_argument& e) {
       std::cerr << "uniference: compare: " << e.what() << "\n";

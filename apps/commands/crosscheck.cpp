@@ -3,6 +3,7 @@
 #include "apps/command_line.h"
 #include "apps/commands/command.h"
 #include "apps/commands/command_support.h"
+#include "apps/progress_line.h"
 #include "apps/crosscheck.h"
 #include "apps/scenario.h"
 
@@ -77,17 +78,19 @@ int crosscheck_main(const std::vector<std::string>& args, const char*) {
   return reporting_errors([&] {
     const Scenario scenario = load_scenario(scenario_path, overrides);
     if (!sweep) {
+      ProgressLine line(quiet);
       const LevelRuns runs = run_both_levels(scenario, [&](const std::string& level) {
-        if (!quiet) std::cerr << "uniference crosscheck: " << scenario.name << " at the " << level
-                              << " level\n";
+        line.show("crosscheck: " + scenario.name + " at the " + level + " level", true);
       });
+      line.clear();
       std::cout << level_runs_table(runs);
       return 0;
     }
     LevelSweeps sweeps;
     try {
+      ProgressLine line(quiet);
       sweeps = sweep_both_levels(scenario, options, [&](const std::string& level, uint64_t bytes) {
-        if (!quiet) std::cerr << "uniference crosscheck: " << level << " level, " << bytes << " bytes\n";
+        line.show("crosscheck: " + level + " level, " + std::to_string(bytes) + " bytes", true);
       });
     } catch (const std::invalid_argument& e) {
       std::cerr << "uniference: crosscheck: " << e.what() << "\n";
