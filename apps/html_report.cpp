@@ -330,15 +330,17 @@ std::string link_heat_map(const RunFolder& run) {
 // ---- tables ----------------------------------------------------------------------------------
 
 
+// Key and value pairs flowing in columns: a scenario's setup has thirty of them.
 std::string setup_table(const json& results) {
-  std::string out = "<table class=\"kv\">";
+  std::string out = "<dl class=\"kv\">";
+  const auto item = [&](const std::string& key, const json& value) {
+    out += "<div><dt>" + escape_markup(key) + "</dt><dd>" + escape_markup(value_text(value)) + "</dd></div>";
+  };
   for (const char* key : {"scenario", "backend", "compute_mode", "seed"}) {
-    if (results.contains(key)) out += "<tr><th>" + std::string(key) + "</th>" + cell(value_text(results[key])) + "</tr>";
+    if (results.contains(key)) item(key, results[key]);
   }
-  for (const auto& [key, value] : member(results, "setup").items()) {
-    out += "<tr><th>" + escape_markup(key) + "</th>" + cell(value_text(value)) + "</tr>";
-  }
-  return out + "</table>";
+  for (const auto& [key, value] : member(results, "setup").items()) item(key, value);
+  return out + "</dl>";
 }
 
 // The headline figures of each run, and with two the change from the first to the second.
@@ -351,34 +353,45 @@ std::string headline_table(const std::vector<const RunFolder*>& runs, const std:
   const auto time_of = [](const char* key) {
     return [key](const json& r) { return number_or_zero(r, key); };
   };
+  const auto serving_count = [](const char* key) {
+    return [key](const json& r) { return number_or_zero(member(r, "serving"), key); };
+  };
   const auto serving = [](const char* key, const char* stat) {
     return [key, stat](const json& r) {
       return number_or_zero(member(member(r, "serving"), key), stat);
     };
   };
+  const bool serving_run = runs.front()->results.contains("serving");
   std::vector<Row> rows = {
       {"total", [&](const json& r) { return ns_text(time_of("total_ns")(r)); }, time_of("total_ns")},
-      {"TTFT (mean)", [&](const json& r) { return ns_text(time_of("ttft_ns")(r)); }, time_of("ttft_ns")},
-      {"TPOT (mean)", [&](const json& r) { return ns_text(time_of("tpot_ns")(r)); }, time_of("tpot_ns")},
-      {"tokens", [](const json& r) { return std::to_string(member(r, "tokens").size()); }, nullptr},
       {"messages", [](const json& r) { return value_text(member(r, "messages")); }, time_of("messages")},
       {"bytes sent", [](const json& r) { return format_bytes(uint64_t(number_or_zero(r, "bytes_sent"))); },
        time_of("bytes_sent")},
   };
-  if (runs.front()->results.contains("serving")) {
-    for (const char* key : {"ttft_ns", "tpot_ns", "e2e_ns"}) {
+  // A serving run's figures are per request (below); its batch-run keys stay 0.
+  if (!serving_run) {
+    rows.insert(rows.begin() + 1,
+                {{"TTFT (mean)", [&](const json& r) { return ns_text(time_of("ttft_ns")(r)); }, time_of("ttft_ns")},
+                 {"TPOT (mean)", [&](const json& r) { return ns_text(time_of("tpot_ns")(r)); }, time_of("tpot_ns")},
+                 {"tokens", [](const json& r) { return std::to_string(member(r, "tokens").size()); }, nullptr}});
+  }
+  if (serving_run) {
+    rows.push_back({"requests", [](const json& r) { return value_text(member(member(r, "serving"), "requests")); },
+                    serving_count("requests")});
+    for (const auto& [key, name] : {std::pair<const char*, const char*>{"ttft_ns", "TTFT"},
+                                    {"tpot_ns", "TPOT"}, {"e2e_ns", "end-to-end"}}) {
       for (const char* stat : {"p50", "p99"}) {
         const auto value = serving(key, stat);
-        const std::string name = std::string(key).substr(0, std::string(key).size() - 3);  // "ttft"
-        rows.push_back({name + " " + stat, [value](const json& r) { return ns_text(value(r)); }, value});
+        rows.push_back({std::string(name) + " " + stat, [value](const json& r) { return ns_text(value(r)); }, value});
       }
     }
-    rows.push_back({"goodput", [](const json& r) {
+    const auto goodput = serving_count("goodput_per_s");
+    rows.push_back({"goodput", [goodput](const json& r) {
                       char text[32];
-                      std::snprintf(text, sizeof text, "%.3f req/s", number_or_zero(member(r, "serving"), "goodput_per_s"));
+                      std::snprintf(text, sizeof text, "%.3f req/s", goodput(r));
                       return std::string(text);
                     },
-                    nullptr});
+                    goodput});
   }
   std::string out = "<table><tr><th></th>";
   for (const std::string& name : names) out += "<th>" + escape_markup(name) + "</th>";
@@ -435,7 +448,9 @@ body{font-family:sans-serif;margin:2em auto;max-width:800px;color:#222}
 h1{font-size:1.5em}h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #ccc}
 table{border-collapse:collapse;font-size:0.9em;margin:0.5em 0}
 th,td{border:1px solid #ddd;padding:3px 8px;text-align:right}th{background:#f4f4f4}
-table.kv th,table.kv td{text-align:left}td{font-variant-numeric:tabular-nums}
+td{font-variant-numeric:tabular-nums}
+dl.kv{columns:3;font-size:0.85em;margin:0.5em 0}dl.kv div{break-inside:avoid;display:flex;gap:0.5em}
+dl.kv dt{font-weight:bold;min-width:9em}dl.kv dd{margin:0}
 .partial{background:#fff3cd;border:1px solid #e0c060;padding:0.5em}
 svg.plot{display:block;margin:1em 0}
 </style>)";

@@ -6,6 +6,8 @@
 #   scripts/setup.sh --ns3 source    also what scripts/build-ns3.sh needs to build ns-3 3.37
 #                                    from Debian's source: dpkg-source, patch, OpenMPI, python3
 #   scripts/setup.sh --fuzz          also clang and libFuzzer's runtime, for scripts/fuzz.sh
+#   scripts/setup.sh --browser       also Debian's chromium, in which the HTML report's test
+#                                    draws the plots (docs/report.md; skipped without it)
 set -euo pipefail
 
 packages=(ns3 libns3-dev libgsl-dev libxml2-dev libsqlite3-dev libtorch-dev libgloo-dev libboost-fiber-dev
@@ -19,7 +21,8 @@ case "${1:-}" in
     *) echo "setup.sh: --ns3 takes package or source" >&2; exit 2 ;;
     esac ;;
 --fuzz) packages+=(clang libclang-rt-14-dev) ;;  # scripts/fuzz.sh: libFuzzer, ASan, UBSan
-*) echo "setup.sh: unknown argument '$1' (--ns3 package|source, --fuzz)" >&2; exit 2 ;;
+--browser) packages+=(chromium) ;;  # tests/report_cli_test.cpp renders reports headless
+*) echo "setup.sh: unknown argument '$1' (--ns3 package|source, --fuzz, --browser)" >&2; exit 2 ;;
 esac
 
 missing=()
