@@ -1,9 +1,10 @@
 #include "apps/progress_line.h"
 
+#include "compute/compute_meter.h"
+
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <iostream>
 
@@ -11,11 +12,7 @@ namespace uniference {
 
 namespace {
 
-int64_t wall_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
+int64_t wall_ns() { return steady_clock_ns(); }
 
 std::string seconds(const char* format, double s) {
   char text[48];

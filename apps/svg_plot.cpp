@@ -35,6 +35,23 @@ double label_margin(const std::vector<std::string>& labels) {
   return std::clamp(16 + kCharWidth * double(longest), 60.0, 300.0);
 }
 
+// The frame of a chart with one row per label: its plot area and the whole image's height.
+struct RowFrame {
+  double left, right, bottom, height;
+};
+
+RowFrame row_frame(const std::vector<std::string>& rows, double row_height) {
+  const double bottom = kTop + row_height * double(rows.size());
+  return {label_margin(rows), kWidth - kRight, bottom, bottom + kAxisBand + kLegendRow + 8};
+}
+
+// An axis's end: the largest value rounded up to a whole tick (1 for an empty plot).
+double axis_end(double largest) {
+  if (!(largest > 0)) return 1;
+  const double step = axis_step(largest, 6);
+  return std::ceil(largest / step) * step;
+}
+
 std::string open_svg(double height, const std::string& title) {
   return "<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" + number(kWidth) +
          "\" height=\"" + coordinate(height) + "\" viewBox=\"0 0 " + number(kWidth) + " " +
@@ -113,18 +130,14 @@ std::string stacked_bars(const std::string& title, const std::vector<std::string
                          const std::vector<BarSeries>& series,
                          const std::vector<std::vector<double>>& values, const std::string& unit) {
   constexpr double kRowHeight = 20;
-  const double left = label_margin(rows);
-  const double right = kWidth - kRight;
-  const double bottom = kTop + kRowHeight * double(rows.size());
-  const double height = bottom + kAxisBand + kLegendRow + 8;
-  double span = 0;
+  const auto [left, right, bottom, height] = row_frame(rows, kRowHeight);
+  double largest = 0;
   for (const std::vector<double>& row : values) {
     double total = 0;
     for (const double value : row) total += std::max(value, 0.0);
-    span = std::max(span, total);
+    largest = std::max(largest, total);
   }
-  if (span <= 0) span = 1;
-  span = std::ceil(span / axis_step(span, 6)) * axis_step(span, 6);
+  const double span = axis_end(largest);
 
   std::string out = open_svg(height, title) + x_axis(left, right, bottom, kTop, span, unit);
   for (size_t r = 0; r < rows.size(); ++r) {
@@ -154,13 +167,12 @@ std::string cdf_plot(const std::string& title, const std::vector<CdfLine>& lines
   const double right = kWidth - kRight;
   const double bottom = kTop + kPlotHeight;
   const double height = bottom + kAxisBand + kLegendRow + 8;
-  double span = 0;
+  double largest = 0;
   for (const CdfLine& l : lines) {
-    for (const double v : l.values) span = std::max(span, v);
+    for (const double v : l.values) largest = std::max(largest, v);
   }
-  for (const Marker& m : markers) span = std::max(span, m.x);
-  if (span <= 0) span = 1;
-  span = std::ceil(span / axis_step(span, 6)) * axis_step(span, 6);
+  for (const Marker& m : markers) largest = std::max(largest, m.x);
+  const double span = axis_end(largest);
   const auto x_of = [&](double v) { return left + (right - left) * std::clamp(v, 0.0, span) / span; };
   const auto y_of = [&](double p) { return bottom - kPlotHeight * p; };
 
@@ -200,10 +212,7 @@ std::string heat_map(const std::string& title, const std::vector<std::string>& r
                      const std::vector<std::vector<double>>& cells, double start, double step,
                      const std::string& unit) {
   constexpr double kRowHeight = 14;
-  const double left = label_margin(rows);
-  const double right = kWidth - kRight;
-  const double bottom = kTop + kRowHeight * double(rows.size());
-  const double height = bottom + kAxisBand + kLegendRow + 8;
+  const auto [left, right, bottom, height] = row_frame(rows, kRowHeight);
   size_t columns = 1;
   for (const std::vector<double>& row : cells) columns = std::max(columns, row.size());
   const double span = step * double(columns);
