@@ -77,7 +77,7 @@ TEST(Report, ResultsJsonHasTheRecordsNumbers) {
   const double expected_tpot = double(times[3] - times[0]) / 3.0;  // (1760000-1000000)/3
 
   EXPECT_EQ(results["format"], "uniference-results");
-  EXPECT_EQ(results["format_version"], 4);
+  EXPECT_EQ(results["format_version"], 5);
   EXPECT_EQ(results["scenario"], "report-test");
   EXPECT_EQ(results["seed"], 7);
   EXPECT_EQ(results["compute_mode"], "modeled");
@@ -116,6 +116,30 @@ TEST(Report, ResultsJsonHasTheRecordsNumbers) {
             json::array({{{"prompt", 0},
                           {"tokens", {17, 3, 99, 42}},
                           {"token_times_ns", {1000000, 1250000, 1500000, 1760000}}}}));
+}
+
+TEST(Report, LinkTotalsSumTheSampledIntervals) {
+  RunRecord record = small_record();  // 2.1 ms long
+  // Two 1 ms intervals and the last 0.1 ms: busy 0.25 ms, then the whole 1 ms, then 0.05 ms.
+  record.links.interval_ns = 1000000;
+  record.links.links.push_back({"rank0 -> hub", 1000000000, {31250, 125000, 6250},
+                                {250000000, 1000000000, 50000000}});
+  EXPECT_EQ(results_json(small_scenario(), small_network(), RunRecord(small_record())).count("links"), 0u)
+      << "no sampling, no table";
+  const json links = results_json(small_scenario(), small_network(), record)["links"];
+  EXPECT_EQ(links["interval_ns"], 1000000);
+  ASSERT_EQ(links["directions"].size(), 1u);
+  const json& link = links["directions"][0];
+  EXPECT_EQ(link["name"], "rank0 -> hub");
+  EXPECT_EQ(link["bytes"], 31250 + 125000 + 6250);
+  EXPECT_EQ(link["busy_ns"], 250000 + 1000000 + 50000);
+  EXPECT_DOUBLE_EQ(link["utilisation"].get<double>(), 1300000.0 / 2100000.0);
+  EXPECT_DOUBLE_EQ(link["peak_utilisation"].get<double>(), 1.0);  // the middle interval, whole
+  // The last interval is 0.1 ms long: 0.05 ms busy there is half, not 5%.
+  record.links.links[0].busy_ps = {250000000, 500000000, 80000000};
+  EXPECT_DOUBLE_EQ(results_json(small_scenario(), small_network(), record)["links"]["directions"][0]
+                       ["peak_utilisation"].get<double>(),
+                   0.8);
 }
 
 TEST(Report, BatchLatenciesAreMeansOverThePrompts) {
