@@ -304,6 +304,84 @@ std::vector<std::string> serving_plots(const std::vector<const RunFolder*>& runs
                    queueing_markers, "ms")};
 }
 
+// Outage windows (ns) per link with outages (a satellite's handovers, a blocked beam): the
+// trace's "outage" slices on the tracks named "outages: LINK".
+std::map<std::string, std::vector<std::pair<double, double>>> link_outages(const json& trace) {
+  std::map<std::string, std::vector<std::pair<double, double>>> out;
+  std::map<double, std::string> link_of_track;
+  std::map<double, double> open;
+  for (const json& event : member(trace, "traceEvents")) {
+    const double track = number_or_zero(event, "tid");
+    if (text_or_empty(event, "ph") == "M" && text_or_empty(event, "name") == "thread_name") {
+      const std::string name = text_or_empty(member(event, "args"), "name");
+      if (name.rfind("outages: ", 0) == 0) link_of_track[track] = name.substr(9);
+      continue;
+    }
+    if (text_or_empty(event, "name") != "outage" || !link_of_track.count(track)) continue;
+    const double ts_ns = number_or_zero(event, "ts") * 1000;
+    if (text_or_empty(event, "ph") == "B") open[track] = ts_ns;
+    if (text_or_empty(event, "ph") == "E" && open.count(track)) {
+      out[link_of_track[track]].emplace_back(open[track], ts_ns);
+      open.erase(track);
+    }
+  }
+  return out;
+}
+
+// Each link's share of every column of the run it was out, as a heat map, and a table of the
+// outages' count and total.
+std::string outages_section(const RunFolder& run) {
+  const auto outages = link_outages(run.trace);
+  const double total = number_or_zero(run.results, "total_ns");
+  if (outages.empty() || !(total > 0)) return "";
+  const double step = total / double(kHeatColumns);
+  std::vector<std::string> rows;
+  std::vector<std::vector<double>> cells;
+  std::string table = "<table><tr><th>link</th><th>outages</th><th>out in all</th></tr>";
+  for (const auto& [link, windows] : outages) {
+    rows.push_back(link);
+    std::vector<double> row(kHeatColumns, 0);
+    double out_ns = 0;
+    for (const auto& [start, end] : windows) {
+      out_ns += end - start;
+      for (size_t c = 0; c < kHeatColumns; ++c) {
+        const double from = step * double(c), to = from + step;
+        row[c] += std::max(0.0, std::min(end, to) - std::max(start, from)) / step;
+      }
+    }
+    cells.push_back(std::move(row));
+    table += "<tr>" + cell(link) + cell(std::to_string(windows.size())) + cell(ns_text(out_ns)) + "</tr>";
+  }
+  return "<h2>Link outages</h2>" +
+         heat_map("Link outages over time (the share of each column a link was out)", rows, cells, 0,
+                  milliseconds(step), "ms") +
+         table + "</table>";
+}
+
+// The busiest directions by bytes, from results.json's link table (format 5 and later).
+std::string top_links_table(const json& results) {
+  const json& directions = member(member(results, "links"), "directions");
+  if (directions.empty()) return "";
+  std::vector<const json*> sorted;
+  for (const json& link : directions) sorted.push_back(&link);
+  std::stable_sort(sorted.begin(), sorted.end(), [](const json* a, const json* b) {
+    return number_or_zero(*a, "bytes") > number_or_zero(*b, "bytes");
+  });
+  std::string out = "<table><tr><th>direction</th><th>bytes</th><th>busy</th><th>utilisation</th>"
+                    "<th>busiest interval</th></tr>";
+  for (size_t i = 0; i < sorted.size() && i < 10; ++i) {
+    const json& link = *sorted[i];
+    char use[48];
+    std::snprintf(use, sizeof use, "%.1f%%", 100 * number_or_zero(link, "utilisation"));
+    char peak[48];
+    std::snprintf(peak, sizeof peak, "%.1f%%", 100 * number_or_zero(link, "peak_utilisation"));
+    out += "<tr>" + cell(text_or_empty(link, "name")) +
+           cell(format_bytes(uint64_t(number_or_zero(link, "bytes")))) +
+           cell(ns_text(number_or_zero(link, "busy_ns"))) + cell(use) + cell(peak) + "</tr>";
+  }
+  return out + "</table>";
+}
+
 std::string link_heat_map(const RunFolder& run) {
   const std::vector<LinkLoad> loads = link_loads(run.trace);
   if (loads.empty()) return "";
@@ -520,8 +598,9 @@ std::string html_report(const RunFolder& run) {
     parts.push_back("<h2>Serving</h2>");
     for (std::string& plot : serving_plots({&run}, {"requests"})) parts.push_back(std::move(plot));
   }
-  const std::string links = link_heat_map(run);
+  const std::string links = link_heat_map(run) + top_links_table(run.results);
   if (!links.empty()) parts.push_back("<h2>Links</h2>" + links);
+  parts.push_back(outages_section(run));
   return page(scenario_name(run) + ": report", parts);
 }
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 namespace uniference {
@@ -22,8 +23,17 @@ std::string seconds(const char* format, double s) {
 
 }  // namespace
 
+// Whether UNIFERENCE_PROGRESS asks for the lines in a pipe or a log too.
+static bool progress_asked() {
+  const char* value = std::getenv("UNIFERENCE_PROGRESS");
+  return value != nullptr && std::string(value) == "1";
+}
+
 ProgressLine::ProgressLine(bool quiet)
-    : quiet_(quiet), enabled_(!quiet && ::isatty(STDERR_FILENO) == 1), start_ns_(wall_ns()),
+    : quiet_(quiet),
+      log_lines_(::isatty(STDERR_FILENO) != 1 && progress_asked()),
+      enabled_(!quiet && (::isatty(STDERR_FILENO) == 1 || log_lines_)),
+      start_ns_(wall_ns()),
       last_ns_(start_ns_) {}
 
 ProgressLine::~ProgressLine() { clear(); }
@@ -60,6 +70,10 @@ void ProgressLine::step(size_t done, size_t total, const std::string& text) {
 
 void ProgressLine::write(const std::string& line) {
   last_ns_ = wall_ns();
+  if (log_lines_) {
+    std::cerr << line << "\n" << std::flush;
+    return;
+  }
   std::string padded = line;
   padded.resize(std::max(line.size(), width_), ' ');
   width_ = line.size();

@@ -1,6 +1,8 @@
 // A progress line for long commands: on a terminal, one line rewritten in place at most once
 // a wall second and blanked when the work is done; in a pipe, a log or with --quiet, nothing,
-// so CI output and scripts see only what the command prints as its result.
+// so CI output and scripts see only what the command prints as its result. The environment
+// variable UNIFERENCE_PROGRESS=1 asks for the lines where stderr is not a terminal too (a log
+// kept on purpose, a test watching a run), one per update, each on a line of its own.
 #pragma once
 
 #include <cstddef>
@@ -44,6 +46,7 @@ class ProgressLine {
   void write(const std::string& line);
 
   bool quiet_;
+  bool log_lines_;  // UNIFERENCE_PROGRESS=1 without a terminal: plain lines
   bool enabled_;
   int64_t start_ns_;
   int64_t last_ns_ = 0;

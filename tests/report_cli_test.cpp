@@ -20,14 +20,16 @@ using json = nlohmann::json;
 
 // The plots a page should hold, from what the folder has: per-rank bars and compute by
 // operation and by layer always; communication wait where the trace has waits; four latency
-// CDFs for serving; the link heat map where the trace has link counters.
+// CDFs for serving; the link heat map where the trace has link counters; the outage map
+// where it has outage tracks.
 size_t plots_expected(const std::string& dir) {
   const json results = json::parse(read_file(dir + "/results.json"));
   size_t plots = 3;
   if (results.contains("serving")) plots += 4;
   const std::string trace = read_file(dir + "/trace.json");
   if (trace.find("\"cat\":\"comm\"") != std::string::npos) ++plots;
-  if (trace.find("\"cat\":\"link\"") != std::string::npos) ++plots;
+  if (trace.find("\"cat\":\"link\",\"ph\":\"C\"") != std::string::npos) ++plots;
+  if (trace.find("\"outages: ") != std::string::npos) ++plots;
   return plots;
 }
 
@@ -66,7 +68,8 @@ TEST_P(ReportOfShippedScenario, DrawsEveryPlotInHeadlessChromium) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, ReportOfShippedScenario,
-                         ::testing::Values("quickstart.json", "serving.json", "fat-tree-rdma.json"),
+                         ::testing::Values("quickstart.json", "serving.json", "fat-tree-rdma.json",
+                                           "edge-cloud-leo.json"),
                          [](const auto& info) {
                            std::string name = info.param;
                            name = name.substr(0, name.find('.'));

@@ -129,9 +129,10 @@ TEST_F(SweepCli, TwoAtATimeEveryPointIsWhatRunGivesForItsValues) {
 }
 
 TEST_F(SweepCli, StoppedHalfWayItResumesWithoutRerunningFinishedPoints) {
-  Process first({UNIFERENCE_BINARY, "sweep", spec(), "-j", "1"}, {}, (dir_ / "first.out").string(),
-                (dir_ / "first.err").string());
-  ASSERT_TRUE(first.err_contains_within("[3/12]", std::chrono::seconds(120))) << first.err();
+  // UNIFERENCE_PROGRESS=1: the progress lines in a file too, to see the sweep under way.
+  Process first({UNIFERENCE_BINARY, "sweep", spec(), "-j", "1"}, {{"UNIFERENCE_PROGRESS", "1"}},
+                (dir_ / "first.out").string(), (dir_ / "first.err").string());
+  ASSERT_TRUE(first.err_contains_within("[3/12 done]", std::chrono::seconds(120))) << first.err();
   ::kill(first.pid(), SIGTERM);
   EXPECT_EQ(first.wait(std::chrono::seconds(60)), 1) << first.err();
   EXPECT_NE(first.err().find("stopped"), std::string::npos) << first.err();

@@ -33,7 +33,8 @@ const char* kCommonOptions = R"(options:
   --set POINTER=VALUE override one key of the scenario by JSON pointer before it is
                       checked, e.g. --set /network/link/rate=10Gbps; VALUE is read as
                       JSON when it is JSON (10, true, {...}), else as a string; repeatable
-  --quiet             no progress lines on stderr
+  --quiet             no progress line on stderr (shown on a terminal only, or in a
+                      pipe or log too with UNIFERENCE_PROGRESS=1 in the environment)
   -h, --help          this text
 )";
 

@@ -2,6 +2,7 @@
 #include "apps/command_line.h"
 #include "apps/commands/command.h"
 #include "apps/commands/command_support.h"
+#include "apps/progress_line.h"
 #include "apps/report.h"
 #include "apps/run_scenario.h"
 #include "apps/scenario.h"
@@ -38,7 +39,9 @@ int run(const std::vector<std::string>& args, const char*) {
   return reporting_errors([&] {
     const Scenario scenario = load_scenario(scenario_path, overrides);
     if (out_dir.empty()) out_dir = (std::filesystem::path("out") / scenario.name).string();
-    if (!quiet) std::cerr << "uniference: running " << scenario.name << "\n";
+    // Status lines, like the progress line, are for a person at a terminal.
+    const bool chatty = ProgressLine(quiet).enabled();
+    if (chatty) std::cerr << "uniference: running " << scenario.name << "\n";
     ScenarioRun run = run_scenario(scenario, !quiet, out_dir);
     const bool interrupted = run.outcome.status == RunOutcome::Status::kInterrupted;
     const bool faulted = run.outcome.status == RunOutcome::Status::kFaulted;
@@ -63,7 +66,7 @@ int run(const std::vector<std::string>& args, const char*) {
                 << " (results.json's \"partial\" says so)\n";
       return run.outcome.exit_code();
     }
-    if (!quiet) std::cerr << "uniference: wrote " << out_dir << "\n";
+    if (chatty) std::cerr << "uniference: wrote " << out_dir << "\n";
     return 0;
   });
 }

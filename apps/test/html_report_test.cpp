@@ -138,6 +138,24 @@ TEST(HtmlReport, LinkHeatMapShadesTheTimeALinkWasBusy) {
   EXPECT_NE(page.find("rank0 -&gt; hub at 0 ms: 100%"), std::string::npos);
 }
 
+TEST(HtmlReport, OutagesShowWhenEachLinkWasOut) {
+  RunFolder run{"dir", two_ranks(), json::object()};
+  // "edge <-> cloud" out from 0 to 1 ms and from 3 to 3.5 ms of the 4 ms run.
+  json events = json::array();
+  events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 2}, {"tid", 1048576},
+                    {"args", {{"name", "outages: edge <-> cloud"}}}});
+  for (const auto& [from_us, to_us] : {std::pair<double, double>{0, 1000}, {3000, 3500}}) {
+    events.push_back({{"name", "outage"}, {"cat", "link"}, {"ph", "B"}, {"ts", from_us}, {"pid", 2}, {"tid", 1048576}});
+    events.push_back({{"name", "outage"}, {"cat", "link"}, {"ph", "E"}, {"ts", to_us}, {"pid", 2}, {"tid", 1048576}});
+  }
+  run.trace["traceEvents"] = events;
+  const std::string page = html_report(run);
+  ASSERT_NE(page.find("Link outages over time"), std::string::npos);
+  // 120 columns of 1/30 ms: 30 + 15 of them wholly out.
+  EXPECT_EQ(count(page, "fill=\"#9b0000\"><title>"), 45u);
+  EXPECT_NE(page.find("<td>edge &lt;-&gt; cloud</td><td>2</td><td>1.500 ms</td>"), std::string::npos);
+}
+
 TEST(HtmlReport, ServingRunsGetCdfsWithTheirSlo) {
   json results = two_ranks();
   json requests = json::array();
