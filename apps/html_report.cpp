@@ -74,7 +74,18 @@ std::string value_text(const json& value) {
   return value.dump();
 }
 
-double milliseconds(double ns) { return ns / 1e6; }
+// The unit a plot's times are shown in: the one in which its largest reads below 10,000.
+struct TimeUnit {
+  const char* name;
+  double ns;
+};
+
+TimeUnit unit_for(double largest_ns) {
+  if (largest_ns >= 1e10) return {"s", 1e9};
+  if (largest_ns >= 1e6) return {"ms", 1e6};
+  if (largest_ns >= 1e3) return {"µs", 1e3};
+  return {"ns", 1};
+}
 
 std::string ns_text(double ns) { return format_duration(int64_t(std::llround(ns))); }
 
@@ -209,6 +220,11 @@ std::string bars_by_key(const std::string& title, const std::vector<std::string>
   std::stable_sort(keys.begin(), keys.end(), [](const auto& x, const auto& y) { return x.second > y.second; });
   const size_t shown = keys.size() > kMostBars ? kMostBars - 1 : keys.size();
   const size_t others = keys.size() - shown;
+  double largest = 0;
+  for (const auto& run : runs) {
+    for (const auto& [key, ns] : run) largest = std::max(largest, ns);
+  }
+  const TimeUnit unit = unit_for(largest);
 
   std::vector<BarSeries> series;
   for (size_t i = 0; i < run_names.size(); ++i) series.push_back({run_names[i], kColours[i % 6]});
@@ -217,7 +233,7 @@ std::string bars_by_key(const std::string& title, const std::vector<std::string>
   const auto add_row = [&](const std::string& key, size_t run, double ns) {
     rows.push_back(runs.size() > 1 ? key + " [" + char('A' + run) + "]" : key);
     std::vector<double> row(runs.size(), 0);
-    row[run] = milliseconds(ns);
+    row[run] = ns / unit.ns;
     values.push_back(std::move(row));
   };
   for (size_t k = 0; k < shown; ++k) {
@@ -236,25 +252,30 @@ std::string bars_by_key(const std::string& title, const std::vector<std::string>
       add_row("(" + std::to_string(others) + " others)", i, rest);
     }
   }
-  return stacked_bars(title, rows, series, values, "ms (all ranks)");
+  return stacked_bars(title, rows, series, values, std::string(unit.name) + " (all ranks)");
 }
 
 std::string rank_bars(const std::vector<std::pair<std::string, std::vector<RankTimes>>>& runs) {
+  double largest = 0;
+  for (const auto& [prefix, ranks] : runs) {
+    for (const RankTimes& t : ranks) largest = std::max(largest, t.compute_ns + t.comm_ns + t.other_ns);
+  }
+  const TimeUnit unit = unit_for(largest);
   std::vector<std::string> rows;
   std::vector<std::vector<double>> values;
   for (const auto& [prefix, ranks] : runs) {
     for (const RankTimes& t : ranks) {
       rows.push_back(prefix + t.name);
-      values.push_back({milliseconds(t.compute_ns), milliseconds(t.comm_ns), milliseconds(t.other_ns)});
+      values.push_back({t.compute_ns / unit.ns, t.comm_ns / unit.ns, t.other_ns / unit.ns});
     }
   }
   return stacked_bars("Per rank: compute, communication wait, the rest until it finished", rows,
                       {{"compute", kCompute}, {"communication wait", kComm}, {"other", kOther}},
-                      values, "ms");
+                      values, unit.name);
 }
 
 struct Latencies {
-  std::vector<double> ttft, tpot, e2e, queueing;  // ms
+  std::vector<double> ttft, tpot, e2e, queueing;  // ns
 };
 
 Latencies serving_latencies(const RunFolder& run) {
@@ -267,10 +288,10 @@ Latencies serving_latencies(const RunFolder& run) {
     const double first = number_at(r, "first_token_ns", where);
     const double finish = number_at(r, "finish_ns", where);
     const double tokens = number_at(r, "new_tokens", where);
-    out.ttft.push_back(milliseconds(first - arrival));
-    if (tokens > 1) out.tpot.push_back(milliseconds((finish - first) / (tokens - 1)));
-    out.e2e.push_back(milliseconds(finish - arrival));
-    out.queueing.push_back(milliseconds(number_at(r, "scheduled_ns", where) - arrival));
+    out.ttft.push_back(first - arrival);
+    if (tokens > 1) out.tpot.push_back((finish - first) / (tokens - 1));
+    out.e2e.push_back(finish - arrival);
+    out.queueing.push_back(number_at(r, "scheduled_ns", where) - arrival);
   }
   return out;
 }
@@ -286,22 +307,33 @@ std::vector<std::string> serving_plots(const std::vector<const RunFolder*>& runs
   const auto slo_marker = [&](const char* key) {
     std::vector<Marker> markers;
     const double ns = number_or_zero(slo, key);
-    if (ns > 0) markers.push_back({"SLO", "#e15759", milliseconds(ns)});
+    if (ns > 0) markers.push_back({"SLO", "#e15759", ns});
     return markers;
-  };
-  const auto lines = [&](std::vector<double> Latencies::*field) {
-    std::vector<CdfLine> out;
-    for (size_t i = 0; i < runs.size(); ++i) out.push_back({names[i], kColours[i % 6], latencies[i].*field});
-    return out;
   };
   std::vector<Marker> queueing_markers;
   const double md1 = number_or_zero(member(serving, "queueing_model"), "md1_wait_ns");
-  if (md1 > 0) queueing_markers.push_back({"M/D/1 mean wait", "#59a14f", milliseconds(md1)});
-  return {cdf_plot("Time to first token (CDF over requests)", lines(&Latencies::ttft), slo_marker("ttft_ns"), "ms"),
-          cdf_plot("Time per output token (CDF over requests)", lines(&Latencies::tpot), slo_marker("tpot_ns"), "ms"),
-          cdf_plot("End-to-end latency (CDF over requests)", lines(&Latencies::e2e), {}, "ms"),
-          cdf_plot("Queueing before the first schedule (CDF over requests)", lines(&Latencies::queueing),
-                   queueing_markers, "ms")};
+  if (md1 > 0) queueing_markers.push_back({"M/D/1 mean wait", "#59a14f", md1});
+  // One CDF, its lines and markers in ns, drawn in the unit its largest value calls for.
+  const auto plot = [&](const char* title, std::vector<double> Latencies::*field, std::vector<Marker> markers) {
+    double largest = 0;
+    for (const Latencies& l : latencies) {
+      for (const double ns : l.*field) largest = std::max(largest, ns);
+    }
+    for (const Marker& m : markers) largest = std::max(largest, m.x);
+    const TimeUnit unit = unit_for(largest);
+    std::vector<CdfLine> lines;
+    for (size_t i = 0; i < runs.size(); ++i) {
+      lines.push_back({names[i], kColours[i % 6], latencies[i].*field});
+      for (double& v : lines.back().values) v /= unit.ns;
+    }
+    for (Marker& m : markers) m.x /= unit.ns;
+    return cdf_plot(title, lines, markers, unit.name);
+  };
+  return {plot("Time to first token (CDF over requests)", &Latencies::ttft, slo_marker("ttft_ns")),
+          plot("Time per output token (CDF over requests)", &Latencies::tpot, slo_marker("tpot_ns")),
+          plot("End-to-end latency (CDF over requests)", &Latencies::e2e, {}),
+          plot("Queueing before the first schedule (CDF over requests)", &Latencies::queueing,
+               queueing_markers)};
 }
 
 // Outage windows (ns) per link with outages (a satellite's handovers, a blocked beam): the
@@ -354,7 +386,7 @@ std::string outages_section(const RunFolder& run) {
   }
   return "<h2>Link outages</h2>" +
          heat_map("Link outages over time (the share of each column a link was out)", rows, cells, 0,
-                  milliseconds(step), "ms") +
+                  step / unit_for(total).ns, unit_for(total).name) +
          table + "</table>";
 }
 
@@ -402,7 +434,7 @@ std::string link_heat_map(const RunFolder& run) {
   if (loads.size() > kMostLinks) {
     title += " (the " + std::to_string(kMostLinks) + " busiest of " + std::to_string(loads.size()) + " directions)";
   }
-  return heat_map(title, rows, cells, 0, milliseconds(step), "ms");
+  return heat_map(title, rows, cells, 0, step / unit_for(total).ns, unit_for(total).name);
 }
 
 // ---- tables ----------------------------------------------------------------------------------

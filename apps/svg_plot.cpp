@@ -203,7 +203,9 @@ std::string cdf_plot(const std::string& title, const std::vector<CdfLine>& lines
   for (const Marker& m : markers) {
     const double x = x_of(m.x);
     out += line(x, kTop, x, bottom, m.colour, " stroke-dasharray=\"5,4\" stroke-width=\"1.5\"");
-    entries.emplace_back(m.name + " " + number(m.x), m.colour);
+    char label[32];
+    std::snprintf(label, sizeof label, "%.4g", m.x);  // four figures are plenty
+    entries.emplace_back(m.name + " " + label, m.colour);
   }
   return out + legend(height - 10, entries) + "</svg>";
 }

@@ -94,6 +94,16 @@ TEST(HtmlReport, RankBarsShowComputeWaitAndTheRest) {
   EXPECT_EQ(count(page, "<svg class=\"plot\""), 3u);
 }
 
+TEST(HtmlReport, TimesAreShownInTheUnitTheirLargestCallsFor) {
+  json results = two_ranks();
+  // 300 s in all: seconds, not 300000 ms.
+  for (json& rank : results["ranks"]) rank["finish_ns"] = int64_t(300) * 1000000000;
+  results["ranks"][0]["compute_ns"] = int64_t(200) * 1000000000;
+  const std::string page = html_report({"dir", results, nullptr});
+  EXPECT_NE(page.find("rank 0: compute 200 s"), std::string::npos);
+  EXPECT_NE(page.find("rank 1: compute 0.003 s"), std::string::npos);
+}
+
 TEST(HtmlReport, CommunicationWaitComesFromTheRanksOwnSlicesNotFlights) {
   RunFolder run{"dir", two_ranks(), json::object()};
   json events = json::array();
@@ -109,8 +119,9 @@ TEST(HtmlReport, CommunicationWaitComesFromTheRanksOwnSlicesNotFlights) {
   events.push_back(event("all_gather", "comm", "E", 100, 2));
   run.trace["traceEvents"] = events;
   const std::string page = html_report(run);
-  EXPECT_NE(page.find("all_reduce: wait 0.008 ms (all ranks)"), std::string::npos);
-  EXPECT_NE(page.find("recv: wait 0.002 ms (all ranks)"), std::string::npos);
+  // The largest is 8 us: the plot is in microseconds.
+  EXPECT_NE(page.find("all_reduce: wait 8 µs (all ranks)"), std::string::npos);
+  EXPECT_NE(page.find("recv: wait 2 µs (all ranks)"), std::string::npos);
   EXPECT_EQ(page.find("all_gather:"), std::string::npos);
 }
 
