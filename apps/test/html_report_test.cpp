@@ -204,32 +204,25 @@ TEST(HtmlReport, ComparisonShowsTheChangeFromAToB) {
   EXPECT_NE(page.find("B rank 1"), std::string::npos);
 }
 
+// What read_run_folder refuses `dir` with; "" when it reads it.
+std::string refusal(const std::string& dir) {
+  try {
+    read_run_folder(dir);
+  } catch (const ReportInputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
 TEST(HtmlReport, FoldersThatAreNotRunsAreRefusedByName) {
   const TestDir dir;
-  EXPECT_THROW(
-      {
-        try {
-          read_run_folder(dir / "missing");
-        } catch (const ReportInputError& e) {
-          EXPECT_NE(std::string(e.what()).find("missing: not a folder"), std::string::npos);
-          throw;
-        }
-      },
-      ReportInputError);
+  EXPECT_NE(refusal(dir / "missing").find("missing: not a folder"), std::string::npos);
+  EXPECT_NE(refusal(dir.path().string()).find("results.json: cannot be read"), std::string::npos);
   std::ofstream(dir / "results.json") << "{\"format\": \"other\"}";
-  try {
-    read_run_folder(dir.path().string());
-    ADD_FAILURE() << "a foreign results.json was read";
-  } catch (const ReportInputError& e) {
-    EXPECT_NE(std::string(e.what()).find("results.json: not a results.json of uniference"), std::string::npos);
-  }
+  EXPECT_NE(refusal(dir.path().string()).find("results.json: not a results.json of uniference"),
+            std::string::npos);
   std::ofstream(dir / "results.json") << "{\"format\": ";
-  try {
-    read_run_folder(dir.path().string());
-    ADD_FAILURE() << "broken JSON was read";
-  } catch (const ReportInputError& e) {
-    EXPECT_NE(std::string(e.what()).find("results.json: not JSON"), std::string::npos);
-  }
+  EXPECT_NE(refusal(dir.path().string()).find("results.json: not JSON"), std::string::npos);
 }
 
 }  // namespace
