@@ -400,7 +400,7 @@ std::string top_links_table(const json& results) {
     return number_or_zero(*a, "bytes") > number_or_zero(*b, "bytes");
   });
   std::string out = "<table><tr><th>direction</th><th>bytes</th><th>busy</th><th>utilisation</th>"
-                    "<th>busiest interval</th></tr>";
+                    "<th>busiest interval</th><th>drops</th></tr>";
   for (size_t i = 0; i < sorted.size() && i < 10; ++i) {
     const json& link = *sorted[i];
     char use[48];
@@ -409,7 +409,8 @@ std::string top_links_table(const json& results) {
     std::snprintf(peak, sizeof peak, "%.1f%%", 100 * number_or_zero(link, "peak_utilisation"));
     out += "<tr>" + cell(text_or_empty(link, "name")) +
            cell(format_bytes(uint64_t(number_or_zero(link, "bytes")))) +
-           cell(ns_text(number_or_zero(link, "busy_ns"))) + cell(use) + cell(peak) + "</tr>";
+           cell(ns_text(number_or_zero(link, "busy_ns"))) + cell(use) + cell(peak) +
+           cell(value_text(member(link, "drops"))) + "</tr>";
   }
   return out + "</table>";
 }

@@ -499,7 +499,8 @@ json results(const Scenario& scenario, const NetworkSetup* network, const RunRec
                        {"bytes", link.bytes},
                        {"busy_ns", link.busy_ps / 1000},
                        {"utilisation", mean_utilisation(link, record.total_ns)},
-                       {"peak_utilisation", link.peak}});
+                       {"peak_utilisation", link.peak},
+                       {"drops", link.series->drops}});
     }
     results["links"] = {{"interval_ns", record.links.interval_ns},
                         {"omitted", record.links.links_omitted},

@@ -9,7 +9,9 @@
 #include <ns3/ib-net-device.h>
 #include <ns3/node.h>
 #include <ns3/point-to-point-net-device.h>
+#include <ns3/queue-disc.h>
 #include <ns3/simulator.h>
+#include <ns3/traffic-control-layer.h>
 
 #include <algorithm>
 #include <cmath>
@@ -27,6 +29,7 @@ struct LinkSampler::State {
     std::vector<uint64_t> bytes;   // empty until the first packet: idle links cost nothing
     std::vector<int64_t> busy_ps;
     int64_t line_free_ps = 0;  // InfiniBand-like ports: when the last packet's time ends
+    uint64_t drops = 0;        // packets lost before the line or on arrival
   };
 
   size_t max_bins = 1;
@@ -170,6 +173,39 @@ void flow_load(std::shared_ptr<State> state, std::shared_ptr<FlowLinks> links, u
   }
 }
 
+// A packet lost on a direction: the signature differs by trace, the count does not.
+template <typename Dropped>
+void drop(std::shared_ptr<State> state, size_t index, Dropped) {
+  ++state->directions[index].drops;
+}
+
+// The device at the other end of `device`'s cable, or null where it has no single peer.
+ns3::Ptr<ns3::NetDevice> peer_of(const ns3::Ptr<ns3::NetDevice>& device) {
+  const ns3::Ptr<ns3::Channel> channel = device->GetChannel();
+  if (!channel || channel->GetNDevices() != 2) return nullptr;
+  return channel->GetDevice(0) == device ? channel->GetDevice(1) : channel->GetDevice(0);
+}
+
+// Counts on direction `index` the packets its sender drops before the line (its queue disc
+// full, its device queue full) and those its receiver loses on arrival (a corrupt frame: a
+// fault's or a wide-area link's loss; the fabric's receive error model).
+void tap_drops(const std::shared_ptr<State>& state, size_t index, const ns3::Ptr<ns3::NetDevice>& device) {
+  using Packet = ns3::Ptr<const ns3::Packet>;
+  const ns3::Ptr<ns3::NetDevice> peer = peer_of(device);
+  if (ns3::DynamicCast<ns3::IbNetDevice>(device)) {
+    if (peer) peer->TraceConnectWithoutContext("RxDrop", ns3::MakeBoundCallback(&drop<const ns3::IbPacket&>, state, index));
+    return;
+  }
+  device->TraceConnectWithoutContext("MacTxDrop", ns3::MakeBoundCallback(&drop<Packet>, state, index));
+  if (peer) peer->TraceConnectWithoutContext("PhyRxDrop", ns3::MakeBoundCallback(&drop<Packet>, state, index));
+  if (const auto tc = device->GetNode()->GetObject<ns3::TrafficControlLayer>()) {
+    if (const auto disc = tc->GetRootQueueDiscOnDevice(device)) {
+      disc->TraceConnectWithoutContext(
+          "Drop", ns3::MakeBoundCallback(&drop<ns3::Ptr<const ns3::QueueDiscItem>>, state, index));
+    }
+  }
+}
+
 uint64_t data_rate_attribute(const ns3::Ptr<ns3::NetDevice>& device) {
   ns3::DataRateValue rate;
   device->GetAttribute("DataRate", rate);
@@ -208,6 +244,7 @@ LinkSampler::LinkSampler(uint32_t samples, ns3::Ptr<ns3::FlowNetwork> flow)
     }
     direction_of[ns3::PeekPointer(device)] = state_->directions.size();
     state_->directions.push_back(std::move(direction));
+    tap_drops(state_, index, device);
   }
   if (!flow) return;
   auto links = std::make_shared<FlowLinks>();
@@ -251,6 +288,7 @@ LinkActivity LinkSampler::finish(int64_t end_ns) {
     series.rate_bps = direction.rate_bps;
     series.bytes.assign(direction.bytes.begin(), direction.bytes.begin() + long(bins));
     series.busy_ps.assign(direction.busy_ps.begin(), direction.busy_ps.begin() + long(bins));
+    series.drops = direction.drops;
     activity.links.push_back(std::move(series));
   }
   return activity;

@@ -80,6 +80,7 @@ struct LinkSeries {
   uint64_t rate_bps = 0;           // line rate
   std::vector<uint64_t> bytes;     // per interval: bytes of the packets that started in it
   std::vector<int64_t> busy_ps;    // per interval: time the line spent serialising
+  uint64_t drops = 0;  // packets lost: dropped before the line (a full queue) or on arrival
 };
 
 // Link activity of a run, in intervals of one fixed length from t = 0 to total_ns (the

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <string>
 
 namespace uniference {
@@ -56,6 +57,19 @@ TEST(FaultsCli, TheShippedScenarioRecoversAndSaysWhatEachFaultCost) {
   EXPECT_NE(faulted.output.find("fault           link_down rank1 <-> hub at 10.000 ms for 50.000 ms: "),
             std::string::npos)
       << faulted.output;
+
+  // The link table puts each fault's losses on its directions: the cut's on both of rank 1's,
+  // the burst's on rank 2's way in; nothing else lost a packet, and the clean run none.
+  std::map<std::string, int64_t> drops;
+  for (const json& link : with["links"]["directions"]) drops[link["name"]] = link["drops"];
+  EXPECT_EQ(drops["rank1 -> hub"] + drops["hub -> rank1"], cut["packets_lost"].get<int64_t>());
+  EXPECT_EQ(drops["rank2 -> hub"], with["faults"][1]["packets_lost"].get<int64_t>());
+  int64_t elsewhere = 0;
+  for (const auto& [name, n] : drops) {
+    if (name != "rank1 -> hub" && name != "hub -> rank1" && name != "rank2 -> hub") elsewhere += n;
+  }
+  EXPECT_EQ(elsewhere, 0);
+  for (const json& link : without["links"]["directions"]) EXPECT_EQ(link["drops"], 0) << link["name"];
 
   const auto events = fault_events(dir, "faulted");
   ASSERT_FALSE(events.empty());

@@ -123,7 +123,7 @@ TEST(Report, LinkTotalsSumTheSampledIntervals) {
   // Two 1 ms intervals and the last 0.1 ms: busy 0.25 ms, then the whole 1 ms, then 0.05 ms.
   record.links.interval_ns = 1000000;
   record.links.links.push_back({"rank0 -> hub", 1000000000, {31250, 125000, 6250},
-                                {250000000, 1000000000, 50000000}});
+                                {250000000, 1000000000, 50000000}, 3});
   EXPECT_EQ(results_json(small_scenario(), small_network(), RunRecord(small_record())).count("links"), 0u)
       << "no sampling, no table";
   const json links = results_json(small_scenario(), small_network(), record)["links"];
@@ -135,6 +135,7 @@ TEST(Report, LinkTotalsSumTheSampledIntervals) {
   EXPECT_EQ(link["busy_ns"], 250000 + 1000000 + 50000);
   EXPECT_DOUBLE_EQ(link["utilisation"].get<double>(), 1300000.0 / 2100000.0);
   EXPECT_DOUBLE_EQ(link["peak_utilisation"].get<double>(), 1.0);  // the middle interval, whole
+  EXPECT_EQ(link["drops"], 3);
   // The last interval is 0.1 ms long: 0.05 ms busy there is half, not 5%.
   record.links.links[0].busy_ps = {250000000, 500000000, 80000000};
   EXPECT_DOUBLE_EQ(results_json(small_scenario(), small_network(), record)["links"]["directions"][0]
