@@ -385,7 +385,7 @@ std::string outages_section(const RunFolder& run) {
     table += "<tr>" + cell(link) + cell(std::to_string(windows.size())) + cell(ns_text(out_ns)) + "</tr>";
   }
   return "<h2>Link outages</h2>" +
-         heat_map("Link outages over time (the share of each column a link was out)", rows, cells, 0,
+         heat_map("Link outages over time (the share of each column a link was out)", rows, cells,
                   step / unit_for(total).ns, unit_for(total).name) +
          table + "</table>";
 }
@@ -435,7 +435,7 @@ std::string link_heat_map(const RunFolder& run) {
   if (loads.size() > kMostLinks) {
     title += " (the " + std::to_string(kMostLinks) + " busiest of " + std::to_string(loads.size()) + " directions)";
   }
-  return heat_map(title, rows, cells, 0, step / unit_for(total).ns, unit_for(total).name);
+  return heat_map(title, rows, cells, step / unit_for(total).ns, unit_for(total).name);
 }
 
 // ---- tables ----------------------------------------------------------------------------------

@@ -211,8 +211,7 @@ std::string cdf_plot(const std::string& title, const std::vector<CdfLine>& lines
 }
 
 std::string heat_map(const std::string& title, const std::vector<std::string>& rows,
-                     const std::vector<std::vector<double>>& cells, double start, double step,
-                     const std::string& unit) {
+                     const std::vector<std::vector<double>>& cells, double step, const std::string& unit) {
   constexpr double kRowHeight = 14;
   const auto [left, right, bottom, height] = row_frame(rows, kRowHeight);
   size_t columns = 1;
@@ -235,14 +234,12 @@ std::string heat_map(const std::string& title, const std::vector<std::string>& r
       out += "<rect x=\"" + coordinate(left + cell_width * double(c)) + "\" y=\"" + coordinate(y) +
              "\" width=\"" + coordinate(cell_width + 0.3) + "\" height=\"" +
              coordinate(kRowHeight - 1) + "\" fill=\"" + fill + "\"><title>" +
-             escape_markup(rows[r] + " at " + number(start + step * double(c)) + " " + unit + ": " +
+             escape_markup(rows[r] + " at " + number(step * double(c)) + " " + unit + ": " +
                            number(100 * level) + "%") +
              "</title></rect>";
     }
   }
-  // The axis counts from the map's start.
-  std::string axis = x_axis(left, right, bottom, bottom, span, unit + (start != 0 ? " after " + number(start) : ""));
-  out += axis;
+  out += x_axis(left, right, bottom, bottom, span, unit);
   return out + legend(height - 10, {{"near 0%", "#ffebeb"}, {"50%", "#cd7676"}, {"100%", "#9b0000"}}) +
          "</svg>";
 }

@@ -39,10 +39,9 @@ std::string cdf_plot(const std::string& title, const std::vector<CdfLine>& lines
                      const std::vector<Marker>& markers, const std::string& unit);
 
 // Rows of cells over time: cells[row][column] in [0, 1] (shaded from white to dark), column c
-// covering [start + c * step, start + (c + 1) * step) in `unit`.
+// covering [c * step, (c + 1) * step) in `unit`.
 std::string heat_map(const std::string& title, const std::vector<std::string>& rows,
-                     const std::vector<std::vector<double>>& cells, double start, double step,
-                     const std::string& unit);
+                     const std::vector<std::vector<double>>& cells, double step, const std::string& unit);
 
 // Text safe inside HTML and SVG elements and attribute values.
 std::string escape_markup(const std::string& text);

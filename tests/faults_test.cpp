@@ -163,13 +163,19 @@ Span long_compute(const std::vector<Fault>& faults, RunRecord* record) {
   return {};
 }
 
-Fault straggler(int64_t at_ns, int64_t for_ns, double factor) {
+// A fault of `kind` on rank 1 from `at_ns`, as /faults/0.
+Fault rank1_fault(FaultKind kind, int64_t at_ns) {
   Fault fault;
-  fault.kind = FaultKind::kStraggler;
+  fault.kind = kind;
   fault.pointer = "/faults/0";
   fault.target = "rank1";
   fault.rank = 1;
   fault.at_ns = at_ns;
+  return fault;
+}
+
+Fault straggler(int64_t at_ns, int64_t for_ns, double factor) {
+  Fault fault = rank1_fault(FaultKind::kStraggler, at_ns);
   fault.for_ns = for_ns;
   fault.factor = factor;
   return fault;
@@ -205,14 +211,8 @@ TEST(Faults, ACrashCutsTheComputeItInterrupted) {
   RunRecord clean;
   const Span base = long_compute({}, &clean);
   const int64_t crash_ns = base.start_ns + (base.end_ns - base.start_ns) / 2;
-  Fault crash;
-  crash.kind = FaultKind::kRankCrash;
-  crash.pointer = "/faults/0";
-  crash.target = "rank1";
-  crash.rank = 1;
-  crash.at_ns = crash_ns;
   RunRecord crashed;
-  const RunOutcome outcome = long_compute_run({crash}, &crashed);
+  const RunOutcome outcome = long_compute_run({rank1_fault(FaultKind::kRankCrash, crash_ns)}, &crashed);
   ASSERT_EQ(outcome.status, RunOutcome::Status::kFaulted) << outcome.report;
   EXPECT_NE(outcome.report.find("rank 0: blocked in barrier"), std::string::npos) << outcome.report;
   int64_t last_end = 0;
