@@ -390,27 +390,56 @@ std::string outages_section(const RunFolder& run) {
          table + "</table>";
 }
 
+// results.json's link directions, most first by `key`, at most ten.
+std::vector<const json*> top_directions(const json& results, const char* key) {
+  std::vector<const json*> sorted;
+  for (const json& link : member(member(results, "links"), "directions")) {
+    if (number_or_zero(link, key) > 0) sorted.push_back(&link);
+  }
+  std::stable_sort(sorted.begin(), sorted.end(), [key](const json* a, const json* b) {
+    return number_or_zero(*a, key) > number_or_zero(*b, key);
+  });
+  if (sorted.size() > 10) sorted.resize(10);
+  return sorted;
+}
+
+std::string percent_text(double fraction) {
+  char text[48];
+  std::snprintf(text, sizeof text, "%.1f%%", 100 * fraction);
+  return text;
+}
+
 // The busiest directions by bytes, from results.json's link table (format 5 and later).
 std::string top_links_table(const json& results) {
-  const json& directions = member(member(results, "links"), "directions");
-  if (directions.empty()) return "";
-  std::vector<const json*> sorted;
-  for (const json& link : directions) sorted.push_back(&link);
-  std::stable_sort(sorted.begin(), sorted.end(), [](const json* a, const json* b) {
-    return number_or_zero(*a, "bytes") > number_or_zero(*b, "bytes");
-  });
-  std::string out = "<table><tr><th>direction</th><th>bytes</th><th>busy</th><th>utilisation</th>"
-                    "<th>busiest interval</th><th>drops</th></tr>";
-  for (size_t i = 0; i < sorted.size() && i < 10; ++i) {
-    const json& link = *sorted[i];
-    char use[48];
-    std::snprintf(use, sizeof use, "%.1f%%", 100 * number_or_zero(link, "utilisation"));
-    char peak[48];
-    std::snprintf(peak, sizeof peak, "%.1f%%", 100 * number_or_zero(link, "peak_utilisation"));
-    out += "<tr>" + cell(text_or_empty(link, "name")) +
-           cell(format_bytes(uint64_t(number_or_zero(link, "bytes")))) +
-           cell(ns_text(number_or_zero(link, "busy_ns"))) + cell(use) + cell(peak) +
-           cell(value_text(member(link, "drops"))) + "</tr>";
+  const std::vector<const json*> top = top_directions(results, "bytes");
+  if (top.empty()) return "";
+  std::string out = "<h3>Most bytes</h3><table><tr><th>direction</th><th>bytes</th><th>busy</th>"
+                    "<th>utilisation</th><th>busiest interval</th><th>drops</th></tr>";
+  for (const json* link : top) {
+    out += "<tr>" + cell(text_or_empty(*link, "name")) +
+           cell(format_bytes(uint64_t(number_or_zero(*link, "bytes")))) +
+           cell(ns_text(number_or_zero(*link, "busy_ns"))) +
+           cell(percent_text(number_or_zero(*link, "utilisation"))) +
+           cell(percent_text(number_or_zero(*link, "peak_utilisation"))) +
+           cell(value_text(member(*link, "drops"))) + "</tr>";
+  }
+  return out + "</table>";
+}
+
+// The directions whose packets waited most, by mean backlog (format 6 and later): where a
+// run's network time goes to queueing rather than to the line.
+std::string top_queues_table(const json& results) {
+  const std::vector<const json*> top = top_directions(results, "queue_mean_bytes");
+  if (top.empty()) return "";
+  std::string out = "<h3>Most queueing</h3><table><tr><th>direction</th><th>mean queue</th>"
+                    "<th>peak queue</th><th>marks</th><th>credit stalls</th><th>drops</th></tr>";
+  for (const json* link : top) {
+    out += "<tr>" + cell(text_or_empty(*link, "name")) +
+           cell(format_bytes(uint64_t(std::llround(number_or_zero(*link, "queue_mean_bytes"))))) +
+           cell(format_bytes(uint64_t(number_or_zero(*link, "queue_peak_bytes")))) +
+           cell(value_text(member(*link, "marks"))) +
+           cell(ns_text(number_or_zero(*link, "credit_stall_ns"))) +
+           cell(value_text(member(*link, "drops"))) + "</tr>";
   }
   return out + "</table>";
 }
@@ -631,7 +660,7 @@ std::string html_report(const RunFolder& run) {
     parts.push_back("<h2>Serving</h2>");
     for (std::string& plot : serving_plots({&run}, {"requests"})) parts.push_back(std::move(plot));
   }
-  const std::string links = link_heat_map(run) + top_links_table(run.results);
+  const std::string links = link_heat_map(run) + top_links_table(run.results) + top_queues_table(run.results);
   if (!links.empty()) parts.push_back("<h2>Links</h2>" + links);
   parts.push_back(outages_section(run));
   return page(scenario_name(run) + ": report", parts);

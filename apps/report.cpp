@@ -322,6 +322,18 @@ std::string summary(const Scenario& scenario, const NetworkSetup* network, const
     line(i == 0 ? "busiest links" : "", links[i].series->name + ": " + format_bytes(links[i].bytes) + ", " +
                                             percent(links[i].busy_ps, record.total_ns * 1000) + " busy");
   }
+  // The deepest queue: where packets waited longest for a line.
+  const auto deepest = std::max_element(links.begin(), links.end(), [](const LinkTotals& a, const LinkTotals& b) {
+    return a.series->queue_peak_bytes < b.series->queue_peak_bytes;
+  });
+  if (deepest != links.end() && deepest->series->queue_peak_bytes > 0) {
+    const LinkSeries& series = *deepest->series;
+    std::string what = series.name + ": peak " + format_bytes(series.queue_peak_bytes) + ", mean " +
+                       format_bytes(uint64_t(std::llround(series.queue_mean_bytes)));
+    if (series.marks > 0) what += ", " + std::to_string(series.marks) + " marked";
+    if (series.credit_stall_ps > 0) what += ", " + format_duration(series.credit_stall_ps / 1000) + " stalled for credits";
+    line("deepest queue", what);
+  }
   const std::vector<int> over = ranks_over_memory(record);
   if (!over.empty()) {
     const RankStats& first = ranks[size_t(over.front())];
@@ -500,7 +512,11 @@ json results(const Scenario& scenario, const NetworkSetup* network, const RunRec
                        {"busy_ns", link.busy_ps / 1000},
                        {"utilisation", mean_utilisation(link, record.total_ns)},
                        {"peak_utilisation", link.peak},
-                       {"drops", link.series->drops}});
+                       {"drops", link.series->drops},
+                       {"marks", link.series->marks},
+                       {"queue_peak_bytes", link.series->queue_peak_bytes},
+                       {"queue_mean_bytes", link.series->queue_mean_bytes},
+                       {"credit_stall_ns", link.series->credit_stall_ps / 1000}});
     }
     results["links"] = {{"interval_ns", record.links.interval_ns},
                         {"omitted", record.links.links_omitted},

@@ -19,7 +19,7 @@ namespace uniference {
 // Format tag and version of results.json; the version changes when keys are added, change
 // meaning or disappear (docs/scenarios.md lists each version's change).
 inline constexpr const char* kResultsFormat = "uniference-results";
-inline constexpr int kResultsFormatVersion = 5;
+inline constexpr int kResultsFormatVersion = 6;
 
 // Human-readable summary: total simulated time, TTFT, TPOT, tokens, compute vs
 // communication split, and one line per rank (compute, communication wait, bytes sent,

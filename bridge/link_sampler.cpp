@@ -5,11 +5,15 @@
 #include <ns3/channel.h>
 #include <ns3/data-rate.h>
 #include <ns3/ethernet-net-device.h>
+#include <ns3/ethernet-switch.h>
 #include <ns3/ib-event-queue.h>
 #include <ns3/ib-net-device.h>
+#include <ns3/node-list.h>
 #include <ns3/node.h>
+#include <ns3/ib-switch.h>
 #include <ns3/point-to-point-net-device.h>
 #include <ns3/queue-disc.h>
+#include <ns3/queue.h>
 #include <ns3/simulator.h>
 #include <ns3/traffic-control-layer.h>
 
@@ -30,6 +34,28 @@ struct LinkSampler::State {
     std::vector<int64_t> busy_ps;
     int64_t line_free_ps = 0;  // InfiniBand-like ports: when the last packet's time ends
     uint64_t drops = 0;        // packets lost before the line or on arrival
+    uint64_t marks = 0;        // packets marked congested as they left
+    int64_t stall_ps = 0;      // the line idle for want of credits, a packet waiting
+    // Bytes waiting for the line, over every queue that feeds it, and their integral over
+    // time (exact: bytes x picoseconds fit 128 bits for any run).
+    int64_t queue_bytes = 0;
+    int64_t queue_since_ps = 0;
+    uint64_t queue_peak_bytes = 0;
+    unsigned __int128 queue_byte_ps = 0;
+
+    // The backlog held over [queue_since_ps, now_ps) counts from now on; a level that
+    // lasted no time (a packet through an empty queue, straight onto the line) is no peak.
+    void queue_until(int64_t now_ps) {
+      if (now_ps <= queue_since_ps) return;
+      const uint64_t level = uint64_t(std::max<int64_t>(queue_bytes, 0));
+      queue_peak_bytes = std::max(queue_peak_bytes, level);
+      queue_byte_ps += static_cast<unsigned __int128>(level) * uint64_t(now_ps - queue_since_ps);
+      queue_since_ps = now_ps;
+    }
+    void queue_change(int64_t now_ps, int64_t delta) {
+      queue_until(now_ps);
+      queue_bytes += delta;
+    }
   };
 
   size_t max_bins = 1;
@@ -173,10 +199,41 @@ void flow_load(std::shared_ptr<State> state, std::shared_ptr<FlowLinks> links, u
   }
 }
 
-// A packet lost on a direction: the signature differs by trace, the count does not.
-template <typename Dropped>
-void drop(std::shared_ptr<State> state, size_t index, Dropped) {
-  ++state->directions[index].drops;
+// A packet lost or marked on a direction: the signature differs by trace, the count does not.
+template <uint64_t State::Direction::*counter, typename... Args>
+void count(std::shared_ptr<State> state, size_t index, Args...) {
+  ++(state->directions[index].*counter);
+}
+
+// A queue (a device's, a queue disc's) that feeds the line of `index` changed its level.
+void queue_level(std::shared_ptr<State> state, size_t index, uint32_t old_bytes, uint32_t new_bytes) {
+  state->directions[index].queue_change(ns3::Simulator::Now().GetPicoSeconds(),
+                                        int64_t(new_bytes) - int64_t(old_bytes));
+}
+
+void credit_stall(std::shared_ptr<State> state, size_t index, int64_t start_ps, int64_t end_ps) {
+  state->directions[index].stall_ps += std::max<int64_t>(end_ps - start_ps, 0);
+}
+
+// An InfiniBand-like switch's output ports as directions; the switch reports each output's
+// backlog (the bytes in its input buffers bound for it) as a level, the change is ours.
+struct SwitchPorts {
+  std::vector<long> direction;  // by port; -1: not a tapped direction
+  std::vector<uint64_t> backlog;
+};
+
+void ib_backlog(std::shared_ptr<State> state, std::shared_ptr<SwitchPorts> ports, uint32_t port,
+                uint64_t bytes) {
+  const long index = ports->direction[port];
+  if (index < 0) return;
+  state->directions[size_t(index)].queue_change(
+      ns3::IbEventQueue::Get().NowPs(), int64_t(bytes) - int64_t(ports->backlog[port]));
+  ports->backlog[port] = bytes;
+}
+
+void ib_mark(std::shared_ptr<State> state, std::shared_ptr<SwitchPorts> ports, uint32_t port,
+             const ns3::IbPacket&) {
+  if (ports->direction[port] >= 0) ++state->directions[size_t(ports->direction[port])].marks;
 }
 
 // The device at the other end of `device`'s cable, or null where it has no single peer.
@@ -186,23 +243,68 @@ ns3::Ptr<ns3::NetDevice> peer_of(const ns3::Ptr<ns3::NetDevice>& device) {
   return channel->GetDevice(0) == device ? channel->GetDevice(1) : channel->GetDevice(0);
 }
 
-// Counts on direction `index` the packets its sender drops before the line (its queue disc
-// full, its device queue full) and those its receiver loses on arrival (a corrupt frame: a
-// fault's or a wide-area link's loss; the fabric's receive error model).
-void tap_drops(const std::shared_ptr<State>& state, size_t index, const ns3::Ptr<ns3::NetDevice>& device) {
+// The queue discs in front of `device`: its node's traffic control (a host's IP stack) and an
+// Ethernet switch's disc on that port (a shaper).
+std::vector<ns3::Ptr<ns3::QueueDisc>> discs_of(const ns3::Ptr<ns3::NetDevice>& device) {
+  std::vector<ns3::Ptr<ns3::QueueDisc>> discs;
+  const ns3::Ptr<ns3::Node> node = device->GetNode();
+  if (const auto tc = node->GetObject<ns3::TrafficControlLayer>()) {
+    if (const auto disc = tc->GetRootQueueDiscOnDevice(device)) discs.push_back(disc);
+  }
+  if (const auto ethernet_switch = node->GetObject<ns3::EthernetSwitch>()) {
+    for (uint32_t port = 0; port < ethernet_switch->GetNPorts(); ++port) {
+      if (ethernet_switch->GetPort(port) != device) continue;
+      if (const auto disc = ethernet_switch->GetPortQueueDisc(port)) discs.push_back(disc);
+    }
+  }
+  return discs;
+}
+
+// Taps on direction `index`, sent by `device`, what waits for its line and what is lost or
+// marked on the way. An Ethernet or point-to-point sender: its device queue and queue discs
+// (their levels, drops when full, ECN marks), and its receiver's loss on arrival (a corrupt
+// frame: a fault's or a wide-area link's loss). An InfiniBand-like port: its credit stalls and
+// its receiver's loss (the fabric's receive error model); a switch's backlog and marks are
+// tapped per switch (tap_ib_switches), and an endpoint sends from its messages, no queue.
+void tap_queues_and_losses(const std::shared_ptr<State>& state, size_t index,
+                           const ns3::Ptr<ns3::NetDevice>& device) {
   using Packet = ns3::Ptr<const ns3::Packet>;
+  using Item = ns3::Ptr<const ns3::QueueDiscItem>;
+  constexpr auto drops = &State::Direction::drops;
+  constexpr auto marks = &State::Direction::marks;
   const ns3::Ptr<ns3::NetDevice> peer = peer_of(device);
   if (ns3::DynamicCast<ns3::IbNetDevice>(device)) {
-    if (peer) peer->TraceConnectWithoutContext("RxDrop", ns3::MakeBoundCallback(&drop<const ns3::IbPacket&>, state, index));
+    device->TraceConnectWithoutContext("CreditStall", ns3::MakeBoundCallback(&credit_stall, state, index));
+    if (peer) peer->TraceConnectWithoutContext("RxDrop", ns3::MakeBoundCallback(&count<drops, const ns3::IbPacket&>, state, index));
     return;
   }
-  device->TraceConnectWithoutContext("MacTxDrop", ns3::MakeBoundCallback(&drop<Packet>, state, index));
-  if (peer) peer->TraceConnectWithoutContext("PhyRxDrop", ns3::MakeBoundCallback(&drop<Packet>, state, index));
-  if (const auto tc = device->GetNode()->GetObject<ns3::TrafficControlLayer>()) {
-    if (const auto disc = tc->GetRootQueueDiscOnDevice(device)) {
-      disc->TraceConnectWithoutContext(
-          "Drop", ns3::MakeBoundCallback(&drop<ns3::Ptr<const ns3::QueueDiscItem>>, state, index));
+  device->TraceConnectWithoutContext("MacTxDrop", ns3::MakeBoundCallback(&count<drops, Packet>, state, index));
+  if (peer) peer->TraceConnectWithoutContext("PhyRxDrop", ns3::MakeBoundCallback(&count<drops, Packet>, state, index));
+  ns3::Ptr<ns3::Queue<ns3::Packet>> queue;
+  if (const auto ethernet = ns3::DynamicCast<ns3::EthernetNetDevice>(device)) queue = ethernet->GetQueue();
+  if (const auto p2p = ns3::DynamicCast<ns3::PointToPointNetDevice>(device)) queue = p2p->GetQueue();
+  if (queue) queue->TraceConnectWithoutContext("BytesInQueue", ns3::MakeBoundCallback(&queue_level, state, index));
+  for (const ns3::Ptr<ns3::QueueDisc>& disc : discs_of(device)) {
+    disc->TraceConnectWithoutContext("BytesInQueue", ns3::MakeBoundCallback(&queue_level, state, index));
+    disc->TraceConnectWithoutContext("Drop", ns3::MakeBoundCallback(&count<drops, Item>, state, index));
+    disc->TraceConnectWithoutContext("Mark", ns3::MakeBoundCallback(&count<marks, Item, const char*>, state, index));
+  }
+}
+
+// Every InfiniBand-like switch's outputs: the bytes waiting for each, and the packets it marks.
+void tap_ib_switches(const std::shared_ptr<State>& state,
+                     const std::map<const ns3::NetDevice*, size_t>& direction_of) {
+  for (uint32_t n = 0; n < ns3::NodeList::GetNNodes(); ++n) {
+    const auto ib_switch = ns3::NodeList::GetNode(n)->GetObject<ns3::IbSwitch>();
+    if (!ib_switch) continue;
+    auto ports = std::make_shared<SwitchPorts>();
+    for (uint32_t port = 0; port < ib_switch->GetNPorts(); ++port) {
+      const auto found = direction_of.find(ns3::PeekPointer(ib_switch->GetPort(port)));
+      ports->direction.push_back(found == direction_of.end() ? -1 : long(found->second));
+      ports->backlog.push_back(ib_switch->GetBacklog(port));
     }
+    ib_switch->TraceConnectWithoutContext("Backlog", ns3::MakeBoundCallback(&ib_backlog, state, ports));
+    ib_switch->TraceConnectWithoutContext("Mark", ns3::MakeBoundCallback(&ib_mark, state, ports));
   }
 }
 
@@ -244,8 +346,9 @@ LinkSampler::LinkSampler(uint32_t samples, ns3::Ptr<ns3::FlowNetwork> flow)
     }
     direction_of[ns3::PeekPointer(device)] = state_->directions.size();
     state_->directions.push_back(std::move(direction));
-    tap_drops(state_, index, device);
+    tap_queues_and_losses(state_, index, device);
   }
+  tap_ib_switches(state_, direction_of);
   if (!flow) return;
   auto links = std::make_shared<FlowLinks>();
   links->network = ns3::PeekPointer(flow);
@@ -282,13 +385,18 @@ LinkActivity LinkSampler::finish(int64_t end_ns) {
     busy = std::move(ranked);
   }
   for (size_t i : busy) {
-    const State::Direction& direction = state.directions[i];
+    State::Direction& direction = state.directions[i];
+    direction.queue_until(end_ps);
     LinkSeries series;
     series.name = direction.name;
     series.rate_bps = direction.rate_bps;
     series.bytes.assign(direction.bytes.begin(), direction.bytes.begin() + long(bins));
     series.busy_ps.assign(direction.busy_ps.begin(), direction.busy_ps.begin() + long(bins));
     series.drops = direction.drops;
+    series.marks = direction.marks;
+    series.queue_peak_bytes = direction.queue_peak_bytes;
+    series.queue_mean_bytes = double(direction.queue_byte_ps) / double(end_ps);
+    series.credit_stall_ps = direction.stall_ps;
     activity.links.push_back(std::move(series));
   }
   return activity;

@@ -18,6 +18,14 @@
 // instead, per link (one direction of a cable, sent by that cable's device), over which
 // interval which fraction of the line rate its streams used, and that interval's bytes and
 // busy time are spread over the bins it covers.
+//
+// Per direction it also keeps what waits for the line and what is lost or marked: the bytes in
+// the sender's device queue and queue discs (for a lossless switch's output, in its input
+// buffers bound for it: IbSwitch's Backlog), their peak and time-weighted mean; packets
+// dropped (a full queue, a corrupt arrival); packets marked congested (ECN by a queue disc,
+// FECN / ECN by a lossless switch); and, on the lossless fabric, how long the line sat idle
+// for want of credits while a packet waited (its link-level pauses). The flow level has no
+// queues: there these stay 0.
 #pragma once
 
 #include "bridge/run_record.h"

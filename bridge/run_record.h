@@ -81,6 +81,14 @@ struct LinkSeries {
   std::vector<uint64_t> bytes;     // per interval: bytes of the packets that started in it
   std::vector<int64_t> busy_ps;    // per interval: time the line spent serialising
   uint64_t drops = 0;  // packets lost: dropped before the line (a full queue) or on arrival
+  uint64_t marks = 0;  // packets marked congested (ECN, FECN) as they left for this line
+  // Bytes waiting for the line: in the sender's queues (device queue and queue discs), or, for
+  // a lossless switch's output, in its input buffers bound for it. Peak of the levels that
+  // lasted, and the mean over the run.
+  uint64_t queue_peak_bytes = 0;
+  double queue_mean_bytes = 0;
+  // Lossless fabric: the line idle for want of the receiver's credits while a packet waited.
+  int64_t credit_stall_ps = 0;
 };
 
 // Link activity of a run, in intervals of one fixed length from t = 0 to total_ns (the

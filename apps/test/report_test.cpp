@@ -77,7 +77,7 @@ TEST(Report, ResultsJsonHasTheRecordsNumbers) {
   const double expected_tpot = double(times[3] - times[0]) / 3.0;  // (1760000-1000000)/3
 
   EXPECT_EQ(results["format"], "uniference-results");
-  EXPECT_EQ(results["format_version"], 5);
+  EXPECT_EQ(results["format_version"], 6);
   EXPECT_EQ(results["scenario"], "report-test");
   EXPECT_EQ(results["seed"], 7);
   EXPECT_EQ(results["compute_mode"], "modeled");
@@ -123,7 +123,7 @@ TEST(Report, LinkTotalsSumTheSampledIntervals) {
   // Two 1 ms intervals and the last 0.1 ms: busy 0.25 ms, then the whole 1 ms, then 0.05 ms.
   record.links.interval_ns = 1000000;
   record.links.links.push_back({"rank0 -> hub", 1000000000, {31250, 125000, 6250},
-                                {250000000, 1000000000, 50000000}, 3});
+                                {250000000, 1000000000, 50000000}, 3, 2, 9000, 1500.5, 7000000});
   EXPECT_EQ(results_json(small_scenario(), small_network(), RunRecord(small_record())).count("links"), 0u)
       << "no sampling, no table";
   const json links = results_json(small_scenario(), small_network(), record)["links"];
@@ -136,6 +136,10 @@ TEST(Report, LinkTotalsSumTheSampledIntervals) {
   EXPECT_DOUBLE_EQ(link["utilisation"].get<double>(), 1300000.0 / 2100000.0);
   EXPECT_DOUBLE_EQ(link["peak_utilisation"].get<double>(), 1.0);  // the middle interval, whole
   EXPECT_EQ(link["drops"], 3);
+  EXPECT_EQ(link["marks"], 2);
+  EXPECT_EQ(link["queue_peak_bytes"], 9000);
+  EXPECT_DOUBLE_EQ(link["queue_mean_bytes"].get<double>(), 1500.5);
+  EXPECT_EQ(link["credit_stall_ns"], 7000);  // picoseconds recorded, nanoseconds written
   // The last interval is 0.1 ms long: 0.05 ms busy there is half, not 5%.
   record.links.links[0].busy_ps = {250000000, 500000000, 80000000};
   EXPECT_DOUBLE_EQ(results_json(small_scenario(), small_network(), record)["links"]["directions"][0]

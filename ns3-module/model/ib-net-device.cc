@@ -112,7 +112,13 @@ IbNetDevice::GetTypeId()
             .AddTraceSource("RxDrop",
                             "A packet that arrived was lost to the ReceiveErrorModel.",
                             MakeTraceSourceAccessor(&IbNetDevice::m_rxDropTrace),
-                            "ns3::IbNetDevice::PacketTracedCallback");
+                            "ns3::IbNetDevice::PacketTracedCallback")
+            .AddTraceSource("CreditStall",
+                            "The line sat idle for want of credits while a packet waited for "
+                            "it (start, end in picoseconds): the link-level pause of a lossless "
+                            "fabric.",
+                            MakeTraceSourceAccessor(&IbNetDevice::m_creditStallTrace),
+                            "ns3::IbNetDevice::StallTracedCallback");
     return tid;
 }
 
@@ -133,6 +139,7 @@ IbNetDevice::IbNetDevice()
       m_txPackets(0),
       m_starved(false),
       m_creditWakePending(false),
+      m_stallStartPs(-1),
       m_peerBlocks(0)
 {
 }
@@ -221,6 +228,11 @@ IbNetDevice::HasCredits(uint8_t vl, uint32_t wireBytes)
         return true;
     }
     m_starved = true;
+    // A busy line is not stalled yet: its owner asks again once the packet on it has ended.
+    if (m_stallStartPs < 0 && IsTransmitterIdle())
+    {
+        m_stallStartPs = IbEventQueue::Get().NowPs();
+    }
     ArmCreditWake();
     return false;
 }
@@ -296,6 +308,11 @@ IbNetDevice::Transmit(IbPacket packet)
     int64_t serialisation = TransmissionPs(packet.wireBytes);
     // Cut-through: the packet cannot leave faster than it arrives.
     int64_t end = std::max(start + serialisation, packet.lastBitPs);
+    if (m_stallStartPs >= 0)
+    {
+        m_creditStallTrace(m_stallStartPs, start);
+        m_stallStartPs = -1;
+    }
     m_busyPs += end - start;
     m_lineFreePs = end;
     m_dataEndPs = end;

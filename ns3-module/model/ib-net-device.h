@@ -110,6 +110,14 @@ class IbNetDevice : public NetDevice
     typedef void (*PacketTracedCallback)(const IbPacket& packet);
 
     /**
+     * TracedCallback signature for a credit stall: the transmitter sat idle while its owner
+     * had a packet for it that the peer's buffer had no room for.
+     * \param [in] startPs when the owner found too few credits, on the fabric's clock
+     * \param [in] endPs when the next packet started on the line
+     */
+    typedef void (*StallTracedCallback)(int64_t startPs, int64_t endPs);
+
+    /**
      * \brief Connect this port to a cable.
      * \param channel the cable; its other end is the peer
      */
@@ -285,6 +293,7 @@ class IbNetDevice : public NetDevice
     uint64_t m_txPackets;      //!< Packets sent, credit updates not counted
     bool m_starved;            //!< The owner found too few credits and waits
     bool m_creditWakePending;  //!< A wake-up for arriving credits is scheduled
+    int64_t m_stallStartPs;    //!< When an idle line began to wait for credits; -1: it does not
 
     /// A credit update on its way from the peer.
     struct CreditUpdate
@@ -315,6 +324,7 @@ class IbNetDevice : public NetDevice
     TracedCallback<const IbPacket&> m_txTrace;             //!< A packet started on the line
     TracedCallback<const IbPacket&> m_rxTrace;             //!< A packet arrived
     TracedCallback<const IbPacket&> m_rxDropTrace;         //!< A packet arrived and was lost
+    TracedCallback<int64_t, int64_t> m_creditStallTrace;   //!< An idle line waited for credits
 };
 
 } // namespace ns3

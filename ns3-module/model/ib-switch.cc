@@ -78,9 +78,9 @@ IbSwitch::GetTypeId()
                             MakeTraceSourceAccessor(&IbSwitch::m_backlogTrace),
                             "ns3::IbSwitch::BacklogTracedCallback")
             .AddTraceSource("Mark",
-                            "A leaving packet was marked congested.",
+                            "A leaving packet was marked congested (output port, packet).",
                             MakeTraceSourceAccessor(&IbSwitch::m_markTrace),
-                            "ns3::IbNetDevice::PacketTracedCallback");
+                            "ns3::IbSwitch::MarkTracedCallback");
     return tid;
 }
 
@@ -379,7 +379,7 @@ IbSwitch::ServeOutput(uint32_t output)
         {
             packet.marked = true;
             ++m_marks;
-            m_markTrace(packet);
+            m_markTrace(output, packet);
         }
         port->Transmit(packet);
         // The packet has left the input buffer: its credits go back upstream.

@@ -79,6 +79,13 @@ class IbSwitch : public Object, public IbPortOwner
     typedef void (*BacklogTracedCallback)(uint32_t port, uint64_t bytes);
 
     /**
+     * TracedCallback signature for a packet marked congested as it leaves.
+     * \param [in] port the output port it leaves by
+     * \param [in] packet the packet, marked
+     */
+    typedef void (*MarkTracedCallback)(uint32_t port, const IbPacket& packet);
+
+    /**
      * \brief Take a port (already on a node and a cable).
      * \param port the port
      * \return its index in this switch
@@ -180,7 +187,7 @@ class IbSwitch : public Object, public IbPortOwner
     Ptr<UniformRandomVariable> m_random; //!< Draws marks between the thresholds
 
     TracedCallback<uint32_t, uint64_t> m_backlogTrace; //!< An output's backlog changed
-    TracedCallback<const IbPacket&> m_markTrace;       //!< A packet was marked
+    TracedCallback<uint32_t, const IbPacket&> m_markTrace; //!< A packet was marked
 };
 
 } // namespace ns3
