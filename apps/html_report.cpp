@@ -360,6 +360,88 @@ std::map<std::string, std::vector<std::pair<double, double>>> link_outages(const
   return out;
 }
 
+// The trace's time-varying link counters (category "link-condition": "delay: LINK",
+// "rate: DIRECTION"), each as (time ns, value) in time order.
+std::map<std::string, std::vector<std::pair<double, double>>> link_condition_counters(const json& trace) {
+  std::map<std::string, std::vector<std::pair<double, double>>> out;
+  for (const json& event : member(trace, "traceEvents")) {
+    if (text_or_empty(event, "cat") != "link-condition" || text_or_empty(event, "ph") != "C") continue;
+    const json& args = member(event, "args");
+    if (!args.is_object() || args.empty() || !args.begin()->is_number()) continue;
+    out[text_or_empty(event, "name")].emplace_back(number_or_zero(event, "ts") * 1000,
+                                                   args.begin()->get<double>());
+  }
+  return out;
+}
+
+struct RateUnit {
+  const char* name;
+  double bps;
+};
+
+RateUnit rate_unit_for(double largest_bps) {
+  if (largest_bps >= 1e9) return {"Gbit/s", 1e9};
+  if (largest_bps >= 1e6) return {"Mbit/s", 1e6};
+  if (largest_bps >= 1e3) return {"kbit/s", 1e3};
+  return {"bit/s", 1};
+}
+
+// (time, value) points in the plot's units.
+std::vector<std::pair<double, double>> scaled(const std::vector<std::pair<double, double>>& points,
+                                              double time_unit, double value_unit) {
+  std::vector<std::pair<double, double>> out;
+  for (const auto& [t, v] : points) out.emplace_back(t / time_unit, v / value_unit);
+  return out;
+}
+
+double largest_value(const std::vector<std::pair<double, double>>& points) {
+  double largest = 0;
+  for (const auto& point : points) largest = std::max(largest, point.second);
+  return largest;
+}
+
+// Per time-varying link, its one-way delay and its two directions' rates over the run, with
+// its outages shaded.
+std::string varying_links_section(const RunFolder& run) {
+  const auto counters = link_condition_counters(run.trace);
+  const auto outages = link_outages(run.trace);
+  const double total = number_or_zero(run.results, "total_ns");
+  if (counters.empty() || !(total > 0)) return "";
+  const TimeUnit time = unit_for(total);
+  std::string out;
+  for (const auto& [name, delays] : counters) {
+    if (name.rfind("delay: ", 0) != 0) continue;
+    const std::string link = name.substr(7);
+    std::vector<std::pair<double, double>> windows;
+    if (const auto found = outages.find(link); found != outages.end()) {
+      for (const auto& [from, to] : found->second) windows.emplace_back(from / time.ns, to / time.ns);
+    }
+    const TimeUnit delay = unit_for(largest_value(delays));
+    out += time_plot("One-way delay of " + link, {{"delay", kColours[0], scaled(delays, time.ns, delay.ns)}},
+                     total / time.ns, time.name, delay.name, windows, "out");
+    // "a <-> b" has the directions "a -> b" and "b -> a".
+    const size_t arrow = link.find(" <-> ");
+    if (arrow == std::string::npos) continue;
+    const std::string a = link.substr(0, arrow), b = link.substr(arrow + 5);
+    std::vector<std::pair<std::string, std::vector<std::pair<double, double>>>> rates;
+    double fastest = 0;
+    for (const std::string& direction : {a + " -> " + b, b + " -> " + a}) {
+      if (const auto found = counters.find("rate: " + direction); found != counters.end()) {
+        rates.emplace_back(direction, found->second);
+        fastest = std::max(fastest, largest_value(found->second));
+      }
+    }
+    if (rates.empty()) continue;
+    const RateUnit rate = rate_unit_for(fastest);
+    std::vector<TimeLine> lines;
+    for (size_t i = 0; i < rates.size(); ++i) {
+      lines.push_back({rates[i].first, kColours[i % 6], scaled(rates[i].second, time.ns, rate.bps), true});
+    }
+    out += time_plot("Rate of " + link, lines, total / time.ns, time.name, rate.name, windows, "out");
+  }
+  return out.empty() ? "" : "<h2>Time-varying links</h2>" + out;
+}
+
 // Each link's share of every column of the run it was out, as a heat map, and a table of the
 // outages' count and total.
 std::string outages_section(const RunFolder& run) {
@@ -471,7 +553,7 @@ std::string link_heat_map(const RunFolder& run) {
 
 
 // Key and value pairs flowing in columns: a scenario's setup has thirty of them.
-std::string setup_table(const json& results) {
+std::string setup_table(const json& results, const std::string& ns3_build = "") {
   std::string out = "<dl class=\"kv\">";
   const auto item = [&](const std::string& key, const json& value) {
     out += "<div><dt>" + escape_markup(key) + "</dt><dd>" + escape_markup(value_text(value)) + "</dd></div>";
@@ -480,6 +562,7 @@ std::string setup_table(const json& results) {
     if (results.contains(key)) item(key, results[key]);
   }
   for (const auto& [key, value] : member(results, "setup").items()) item(key, value);
+  if (!ns3_build.empty()) item("ns-3 build", ns3_build);
   return out + "</dl>";
 }
 
@@ -643,7 +726,7 @@ RunFolder read_run_folder(const std::string& dir) {
 std::string html_report(const RunFolder& run) {
   std::vector<std::string> parts;
   parts.push_back(partial_note(run));
-  parts.push_back("<h2>Setup</h2>" + setup_table(run.results));
+  parts.push_back("<h2>Setup</h2>" + setup_table(run.results, run.ns3_build));
   parts.push_back("<h2>Headline</h2>" + headline_table({&run}, {scenario_name(run)}));
   parts.push_back(faults_table(run.results));
   parts.push_back("<h2>Where the time went</h2>" + rank_bars({{"", rank_times(run)}}));
@@ -662,6 +745,7 @@ std::string html_report(const RunFolder& run) {
   }
   const std::string links = link_heat_map(run) + top_links_table(run.results) + top_queues_table(run.results);
   if (!links.empty()) parts.push_back("<h2>Links</h2>" + links);
+  parts.push_back(varying_links_section(run));
   parts.push_back(outages_section(run));
   return page(scenario_name(run) + ": report", parts);
 }

@@ -5,7 +5,8 @@
 // It is a function of the run's output folder alone, results.json and, when present,
 // trace.json (its communication spans and link counters), so it reads a simulation's folder
 // and a deployment's alike, and can be made again, or for a run of an older build, with
-// `uniference report OUT_DIR`. Equal folders give byte-identical pages.
+// `uniference report OUT_DIR`. Equal folders give byte-identical pages (a page made by the run
+// itself also names the ns-3 build, which the folder's files leave out).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -25,6 +26,9 @@ struct RunFolder {
   std::string path;
   nlohmann::json results;
   nlohmann::json trace;  // null when the folder has no trace.json
+  // The ns-3 build that ran it ("ns-3 3.37: ..."), known only to the run that makes its page;
+  // empty for a folder read later, whose files do not record it.
+  std::string ns3_build;
 };
 
 // Reads DIR/results.json and, if present, DIR/trace.json. Throws ReportInputError.

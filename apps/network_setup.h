@@ -58,6 +58,10 @@ struct NetworkSetup {
   std::string congestion_control;   // a name of rdma_congestion_controls(), or "none"
   bool adaptive_routing = false;    // false: ECMP
   std::vector<uint32_t> placement;  // endpoint of each rank; empty: packed
+
+  // The ns-3 that simulated it (bridge/ns3_build.h, one line). Not in results.json, which
+  // stays byte-identical across ns-3 builds; the page a run makes names it.
+  std::string ns3_build;
 };
 
 }  // namespace uniference

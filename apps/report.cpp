@@ -598,9 +598,12 @@ void write(const Scenario& scenario, const NetworkSetup* network, const RunRecor
   if (scenario.outputs.trace) {
     write_file_atomically((dir / "trace.json").string(), trace_text);
   }
-  // Made from the files just written, so that it is the page `uniference report` makes.
+  // Made from the files just written, so that it is the page `uniference report` makes, with
+  // one line more: the ns-3 build, which only the run knows.
   if (scenario.outputs.report) {
-    write_file_atomically((dir / "report.html").string(), html_report(read_run_folder(out_dir)));
+    RunFolder folder = read_run_folder(out_dir);
+    if (network) folder.ns3_build = network->ns3_build;
+    write_file_atomically((dir / "report.html").string(), html_report(folder));
   }
 }
 

@@ -6,11 +6,12 @@
 #include "apps/report.h"
 #include "apps/run_capture.h"
 #include "apps/scenario_check.h"
-#include "bridge/link_outages.h"
 #include "bridge/link_sampler.h"
 #include "bridge/network_registry.h"
+#include "bridge/ns3_build.h"
 #include "bridge/sim_cluster.h"
 #include "bridge/this_lp.h"
+#include "bridge/varying_links.h"
 #include "compute/compute_meter.h"
 
 #include <ns3/simulator.h>
@@ -23,6 +24,10 @@
 namespace uniference {
 
 namespace {
+
+// Instants at which a time-varying link's delay and rates are recorded: twice the report's
+// columns, and a few kilobytes of trace per link.
+constexpr uint32_t kConditionSamples = 240;
 
 std::unique_ptr<ComputeMeter> meter_for(const Scenario& scenario, const DeviceProfile& profile) {
   if (scenario.compute_mode == ComputeMode::kMeasured) {
@@ -107,6 +112,7 @@ std::string registered_name(const NamedRegistry<Entry>& registry, ns3::TypeId us
 NetworkSetup network_setup(const NetworkSpec& spec, const NetworkConfig& config) {
   NetworkSetup setup;
   setup.preset = spec.preset;
+  setup.ns3_build = describe_briefly(ns3_build());
   setup.topology = config.topology;
   setup.transport = config.transport;
   setup.level = config.level;
@@ -215,6 +221,7 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
   run.outcome = cluster.run();
   if (links) cluster.kernel().recorder().links(links->finish(cluster.record().total_ns));
   cluster.kernel().recorder().outages(link_outages(cluster.record().total_ns));
+  cluster.kernel().recorder().link_conditions(link_conditions(cluster.record().total_ns, kConditionSamples));
   run.record = cluster.record();
   run.record.device_memory_bytes = uint64_t(checked.device.memory_bytes);
   run.network = network_setup(scenario.network, checked.network);

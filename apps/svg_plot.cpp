@@ -244,4 +244,53 @@ std::string heat_map(const std::string& title, const std::vector<std::string>& r
          "</svg>";
 }
 
+std::string time_plot(const std::string& title, const std::vector<TimeLine>& lines, double span,
+                      const std::string& time_unit, const std::string& value_unit,
+                      const std::vector<std::pair<double, double>>& shaded,
+                      const std::string& shaded_name) {
+  constexpr double kPlotHeight = 160;
+  const double left = 64;
+  const double right = kWidth - kRight;
+  const double bottom = kTop + kPlotHeight;
+  const double height = bottom + kAxisBand + kLegendRow + 8;
+  span = span > 0 ? span : 1;
+  double largest = 0;
+  for (const TimeLine& l : lines) {
+    for (const auto& point : l.points) largest = std::max(largest, point.second);
+  }
+  const double top_value = axis_end(largest);
+  const auto x_of = [&](double t) { return left + (right - left) * std::clamp(t, 0.0, span) / span; };
+  const auto y_of = [&](double v) { return bottom - kPlotHeight * std::clamp(v, 0.0, top_value) / top_value; };
+
+  std::string out = open_svg(height, title);
+  for (const auto& [from, to] : shaded) {
+    if (!(to > from)) continue;
+    out += "<rect x=\"" + coordinate(x_of(from)) + "\" y=\"" + coordinate(kTop) + "\" width=\"" +
+           coordinate(std::max(x_of(to) - x_of(from), 0.5)) + "\" height=\"" + coordinate(kPlotHeight) +
+           "\" fill=\"#d9d9d9\"/>";
+  }
+  out += x_axis(left, right, bottom, kTop, span, time_unit) + line(left, kTop, left, bottom, "#333");
+  const double step = axis_step(top_value, 4);
+  for (double tick = 0; tick <= top_value * (1 + 1e-9); tick += step) {
+    out += line(left - 4, y_of(tick), left, y_of(tick), "#333") +
+           text_at(left - 7, y_of(tick) + 4, "end", number(tick));
+  }
+  out += text_at(left - 7, kTop - 6, "end", value_unit);
+  std::vector<std::pair<std::string, std::string>> entries;
+  for (const TimeLine& l : lines) {
+    if (l.points.empty()) continue;
+    std::string points;
+    for (size_t i = 0; i < l.points.size(); ++i) {
+      const auto& [t, v] = l.points[i];
+      if (l.steps && i > 0) points += " " + coordinate(x_of(t)) + "," + coordinate(y_of(l.points[i - 1].second));
+      points += (points.empty() ? "" : " ") + coordinate(x_of(t)) + "," + coordinate(y_of(v));
+    }
+    out += "<polyline fill=\"none\" stroke-width=\"2\" stroke=\"" + l.colour + "\" points=\"" +
+           points + "\"/>";
+    entries.emplace_back(l.name, l.colour);
+  }
+  if (!shaded.empty() && !shaded_name.empty()) entries.emplace_back(shaded_name, "#d9d9d9");
+  return out + legend(height - 10, entries) + "</svg>";
+}
+
 }  // namespace uniference

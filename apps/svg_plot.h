@@ -1,5 +1,5 @@
 // Charts as inline SVG for the HTML report (apps/html_report.h): stacked horizontal bars,
-// cumulative distributions and heat maps. Each chart is one <svg class="plot"> element that
+// cumulative distributions, heat maps and lines over time. Each chart is one <svg class="plot"> element that
 // needs no script, no style sheet and no font beyond the browser's own, so a page holding
 // them opens anywhere, offline. Values are plain doubles; the caller chooses the unit and
 // passes its name for the axis.
@@ -42,6 +42,22 @@ std::string cdf_plot(const std::string& title, const std::vector<CdfLine>& lines
 // covering [c * step, (c + 1) * step) in `unit`.
 std::string heat_map(const std::string& title, const std::vector<std::string>& rows,
                      const std::vector<std::vector<double>>& cells, double step, const std::string& unit);
+
+// A quantity over time: (time, value) points in time order. With `steps`, each value holds
+// until the next point (a rate that changes at instants); without, points are joined.
+struct TimeLine {
+  std::string name;
+  std::string colour;
+  std::vector<std::pair<double, double>> points;
+  bool steps = false;
+};
+
+// Lines over time [0, span] in `time_unit`, values from 0 in `value_unit`; `shaded` windows
+// [from, to) (in time_unit: a link's outages) are grey bands, named `shaded_name` in the legend.
+std::string time_plot(const std::string& title, const std::vector<TimeLine>& lines, double span,
+                      const std::string& time_unit, const std::string& value_unit,
+                      const std::vector<std::pair<double, double>>& shaded = {},
+                      const std::string& shaded_name = "");
 
 // Text safe inside HTML and SVG elements and attribute values.
 std::string escape_markup(const std::string& text);

@@ -177,6 +177,35 @@ double utilisation(int64_t busy_ps, int64_t length_ps) {
   return double(uint64_t(ppm)) / 1e6;
 }
 
+// A time-varying link's delay ("delay: edge <-> cloud", arg delay_ns) and each direction's
+// rate ("rate: edge -> cloud", arg rate_bps) as counters on the network process (category
+// "link-condition"), a sample wherever the value differs from the one before, and the last.
+void add_link_condition_counters(const RunRecord& record, std::vector<Event>& timed) {
+  int64_t order = int64_t(record.links.links.size());  // after the link counters
+  const auto add = [&](const std::string& name, const char* arg, const std::vector<int64_t>& times,
+                       const auto& values) {
+    Event counter;
+    counter.name = name;
+    counter.category = "link-condition";
+    counter.phase = 'C';
+    counter.pid = kNetworkPid;
+    counter.slot = Slot::kInstant;
+    counter.order1 = order++;
+    for (size_t i = 0; i < times.size() && i < values.size(); ++i) {
+      if (i > 0 && i + 1 < times.size() && values[i] == values[i - 1]) continue;
+      counter.ts_ns = times[i];
+      counter.args = {{arg, values[i]}};
+      timed.push_back(counter);
+    }
+  };
+  for (const LinkConditionSamples& link : record.link_conditions) {
+    add("delay: " + link.link, "delay_ns", link.times_ns, link.delay_ns);
+    for (size_t direction = 0; direction < 2; ++direction) {
+      add("rate: " + link.directions[direction], "rate_bps", link.times_ns, link.rate_bps[direction]);
+    }
+  }
+}
+
 // Outages of links that have them (a satellite's handovers, a blocked beam): one track per
 // link on the network process, after the message lanes, a slice "outage" (category "link")
 // per outage.
@@ -477,10 +506,12 @@ std::vector<Event> build_events(const RunRecord& record, const std::string& titl
   const bool link_faults = std::any_of(record.faults.begin(), record.faults.end(), [](const FaultRecord& f) {
     return f.kind != "straggler" && f.kind != "rank_crash";
   });
-  if (record.messages.empty() && (!record.links.links.empty() || !record.outages.empty() || link_faults)) {
+  if (record.messages.empty() && (!record.links.links.empty() || !record.outages.empty() ||
+                                  !record.link_conditions.empty() || link_faults)) {
     add_network_process(record, header);
   }
   add_link_counters(record, timed);
+  add_link_condition_counters(record, timed);
   add_link_outages(record, header, timed, slice_index);
   add_phases(record, header, timed, slice_index);
   add_faults(record, header, timed, slice_index);

@@ -52,4 +52,10 @@ std::string describe(const Ns3Build& build) {
   return out.str();
 }
 
+std::string describe_briefly(const Ns3Build& build) {
+  return "ns-3 " + build.version + " (" + (build.library.empty() ? "not loaded" : build.library) +
+         "; logging " + (build.logging ? "compiled in" : "compiled out") + "; " +
+         (build.mpi ? "MPI" : "no MPI") + ")";
+}
+
 }  // namespace uniference

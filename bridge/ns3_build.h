@@ -19,4 +19,7 @@ Ns3Build ns3_build();
 // Several lines, for --version: the version, the library, logging, MPI.
 std::string describe(const Ns3Build& build);
 
+// The same on one line, for a report's setup.
+std::string describe_briefly(const Ns3Build& build);
+
 }  // namespace uniference

@@ -106,6 +106,17 @@ struct LinkOutage {
   int64_t end_ns = 0;
 };
 
+// A time-varying link's delay and its two directions' rates, sampled at instants spread evenly
+// over the run (a change shorter than the spacing may fall between them; outages are exact in
+// `outages`).
+struct LinkConditionSamples {
+  std::string link;                // "edge <-> cloud", as its outages name it
+  std::string directions[2];       // "edge -> cloud", "cloud -> edge"
+  std::vector<int64_t> times_ns;
+  std::vector<int64_t> delay_ns;   // one-way, of a packet sent then
+  std::vector<uint64_t> rate_bps[2];
+};
+
 // A fault the scenario injected (/faults) and what it cost the run.
 struct FaultRecord {
   std::string pointer;  // "/faults/0", where the scenario gives it
@@ -139,6 +150,7 @@ struct RunRecord {
   std::vector<NetMessage> messages;
   LinkActivity links;
   std::vector<LinkOutage> outages;  // in time order, within the run
+  std::vector<LinkConditionSamples> link_conditions;  // time-varying links, in channel order
   std::vector<PhaseSpan> phases;    // in the order they ended
   std::vector<FaultRecord> faults;  // in the scenario's order
   // Why the run stopped before its end ("interrupted by SIGINT at t=1.200 ms"): what it

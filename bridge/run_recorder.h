@@ -51,8 +51,12 @@ class RunRecorder {
 
   // The network's link activity, once the run is over (bridge/link_sampler.h).
   void links(LinkActivity activity) { record_.links = std::move(activity); }
-  // The outages of links that have them, once the run is over (bridge/link_outages.h).
+  // The outages of links that have them, once the run is over (bridge/varying_links.h).
   void outages(std::vector<LinkOutage> outages) { record_.outages = std::move(outages); }
+  // Their delay and rates over the run (bridge/varying_links.h).
+  void link_conditions(std::vector<LinkConditionSamples> samples) {
+    record_.link_conditions = std::move(samples);
+  }
 
   // The faults the scenario injects (/faults), before the run starts; what each costs is
   // added as the run pays it.
