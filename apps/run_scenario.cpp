@@ -6,6 +6,7 @@
 #include "apps/report.h"
 #include "apps/run_capture.h"
 #include "apps/scenario_check.h"
+#include "apps/simulation_progress.h"
 #include "bridge/link_sampler.h"
 #include "bridge/network_registry.h"
 #include "bridge/ns3_build.h"
@@ -58,43 +59,6 @@ class ServingProgress {
   size_t requests_;
   std::vector<int64_t> ttft_ns_;
   ProgressLine line_;
-};
-
-// Every workload but serving (which has its own): the simulated time reached, ns-3's events per
-// wall second, the tokens known of those expected and, from their pace, the wall time left.
-class RunProgress {
- public:
-  RunProgress(const Kernel& kernel, size_t tokens_expected)
-      : kernel_(kernel), tokens_expected_(tokens_expected), line_(false) {}
-
-  void tick() {
-    if (!line_.due()) return;
-    const uint64_t events = ns3::Simulator::GetEventCount();
-    const double wall_s = line_.wall_s();
-    char rate[48];
-    std::snprintf(rate, sizeof rate, "%.0f k events/s", double(events - last_events_) / 1e3 / (wall_s - last_wall_s_));
-    last_events_ = events;
-    last_wall_s_ = wall_s;
-    std::string text = "t=" + format_duration(kernel_.now_ns()) + " simulated, " + rate;
-    const size_t tokens = kernel_.record().tokens.size();
-    if (tokens_expected_ > 0) {
-      text += ", " + std::to_string(tokens) + "/" + std::to_string(tokens_expected_) + " tokens";
-      if (tokens > 0 && tokens < tokens_expected_) {
-        char left[32];
-        std::snprintf(left, sizeof left, ", about %.0f s left",
-                      wall_s * double(tokens_expected_ - tokens) / double(tokens));
-        text += left;
-      }
-    }
-    line_.show(text, true);
-  }
-
- private:
-  const Kernel& kernel_;
-  size_t tokens_expected_;
-  ProgressLine line_;
-  uint64_t last_events_ = 0;
-  double last_wall_s_ = 0;
 };
 
 // The registered name of the entry whose class the run used; `none` when it used none.
@@ -211,10 +175,9 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
     links.emplace(outputs.link_samples, cluster.flow_network());
   }
   RunCapture capture(outputs, out_dir, scenario.name);
-  std::optional<RunProgress> run_progress;
+  std::optional<SimulationProgress> run_progress;
   if (progress && !scenario.workload.is_serving()) {
     run_progress.emplace(cluster.kernel(), size_t(scenario.workload.batch) * size_t(scenario.workload.new_tokens));
-    cluster.kernel().set_progress([&] { run_progress->tick(); });
   }
 
   ScenarioRun run;

@@ -7,6 +7,7 @@
 //
 // The figure: --ranks=128 --bytes=268435456 --topology=fat-tree --transport=rdma
 // (a k=8 fat-tree of 128 endpoints, the smallest that holds 128 ranks).
+#include "apps/simulation_progress.h"
 #include "bridge/sim_cluster.h"
 
 #include <ns3/command-line.h>
@@ -59,6 +60,7 @@ int main(int argc, char** argv) {
       });
     }
     const auto start = std::chrono::steady_clock::now();
+    const SimulationProgress progress(cluster.kernel(), 0, "all_reduce on " + std::to_string(ranks) + " ranks");
     RunOutcome outcome = cluster.run();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (outcome.status != RunOutcome::Status::kCompleted) {

@@ -7,6 +7,8 @@
 // under 50 MB.
 //
 //   fabric-scale [--k=8] [--bytes=2000000] [--rate=100Gbps] [--routing=ECMP]
+#include "apps/progress_line.h"
+
 #include <ns3/command-line.h>
 #include <ns3/core-module.h>
 #include <ns3/ib-event-queue.h>
@@ -113,7 +115,10 @@ int main(int argc, char** argv) {
   cmd.Parse(argc, argv);
 
   int failures = 0;
+  size_t done = 0;
+  uniference::ProgressLine progress(false);
   for (const std::string scheduler : {"ns3::MapScheduler", "ns3::HeapScheduler"}) {
+    progress.step(done++, 2, scheduler);
     std::fflush(stdout);  // or the child would print the parent's buffer again
     const pid_t child = fork();
     if (child == 0) {
@@ -123,6 +128,7 @@ int main(int argc, char** argv) {
     int status = 0;
     struct rusage usage {};
     wait4(child, &status, 0, &usage);
+    progress.clear();
     std::printf("%-22s peak memory %.1f MB\n", scheduler.c_str(), double(usage.ru_maxrss) / 1024);
     failures += WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
   }

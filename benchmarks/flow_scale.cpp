@@ -34,6 +34,7 @@
 //   flow-scale --part=a --ab-ranks=32           a quicker look at both levels
 #include "apps/run_scenario.h"
 #include "apps/scenario.h"
+#include "apps/simulation_progress.h"
 #include "bridge/sim_cluster.h"
 
 #include <ns3/command-line.h>
@@ -147,6 +148,7 @@ Figures all_reduce(const std::string& level, const std::string& algorithm, uint3
     });
   }
   cluster.build_network();
+  const SimulationProgress progress(cluster.kernel(), 0, level + " level, " + std::to_string(ranks) + " ranks");
   Figures f;
   f.setup_s = seconds_since(start);
   const RunOutcome outcome = cluster.run();
@@ -194,7 +196,7 @@ Figures moe(const MoeOptions& o, int ranks) {
   Figures f;
   double steps_dispatch = 0, steps_combine = 0;
   {
-    const ScenarioRun run = run_scenario(parse_scenario_text(text, "flow-scale-moe.json"), false);
+    const ScenarioRun run = run_scenario(parse_scenario_text(text, "flow-scale-moe.json"), true);
     if (run.outcome.status != RunOutcome::Status::kCompleted) throw std::runtime_error(run.outcome.report);
     f.simulated_s = double(run.record.total_ns) * 1e-9;
     const auto steps = run.record.phase_steps();

@@ -41,7 +41,7 @@ int64_t prefill_ns(const Options& o, const std::string& strategy, const std::str
     "collectives": { "all_gather": { "algorithm": ")" + all_gather + R"(" } },
     "outputs": { "trace": false, "results": false }
   })";
-  const ScenarioRun run = run_scenario(parse_scenario_text(text, "kilovolts-overlap.json"), false);
+  const ScenarioRun run = run_scenario(parse_scenario_text(text, "kilovolts-overlap.json"), true);
   if (run.outcome.status != RunOutcome::Status::kCompleted) {
     throw std::runtime_error(run.outcome.report);
   }

@@ -33,7 +33,7 @@ struct Figures {
 Figures serve(const std::string& path, const std::vector<std::string>& overrides) {
   const Scenario scenario = load_scenario(path, overrides);
   const int64_t start = steady_clock_ns();
-  const ScenarioRun run = run_scenario(scenario, false);
+  const ScenarioRun run = run_scenario(scenario, true);
   Figures f;
   f.wall_s = double(steady_clock_ns() - start) * 1e-9;
   if (run.outcome.status != RunOutcome::Status::kCompleted) {

@@ -63,8 +63,8 @@ int main(int argc, char** argv) {
 
   try {
     const auto start = std::chrono::steady_clock::now();
-    const ScenarioRun one = run_scenario(scenario(o, 1), false);
-    const ScenarioRun two = run_scenario(scenario(o, 2), false);
+    const ScenarioRun one = run_scenario(scenario(o, 1), true);
+    const ScenarioRun two = run_scenario(scenario(o, 2), true);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (one.outcome.status != RunOutcome::Status::kCompleted ||
         two.outcome.status != RunOutcome::Status::kCompleted) {

@@ -8,6 +8,8 @@
 // deliveries is the cost of one message (its data segment, its ACK and the events they make).
 // The first lap opens the connections (TCP handshakes) and is not timed; the next laps are.
 // Both stars are built and run in this one process, one after the other, with the same links.
+#include "apps/progress_line.h"
+
 #include <ns3/command-line.h>
 #include <ns3/data-rate.h>
 #include <ns3/message-transport.h>
@@ -107,12 +109,18 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(bytes));
   Figures routed;
   Figures switched;
+  uniference::ProgressLine progress(false);
+  const size_t stars = only.empty() ? 2 : 1;
   if (only != "switched") {
+    progress.step(0, stars, "routed star");
     routed = run_ring<ns3::StarNetworkHelper>(ranks, laps, bytes);
+    progress.clear();
     print("routed", routed);
   }
   if (only != "routed") {
+    progress.step(stars - 1, stars, "switched star");
     switched = run_ring<ns3::SwitchedStarHelper>(ranks, laps, bytes);
+    progress.clear();
     print("switched", switched);
   }
   if (only.empty()) {

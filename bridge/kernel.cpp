@@ -293,7 +293,6 @@ void Kernel::resume(LogicalProcess* lp) {
   --pending_resumes_;
   if (lp->crashed()) request_quiescence_check();
   if (stopping_ || lp->state == LogicalProcess::State::kFinished || lp->crashed()) return;
-  if (progress_ && (++resumes_ & 63) == 0) progress_();
   auto& props = lp->fiber.properties<LpProperties>();
   props.time_ns = now_ns();
   const int64_t started = config_.account_lp_wall ? steady_clock_ns() : 0;

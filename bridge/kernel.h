@@ -157,9 +157,6 @@ class Kernel {
   void request_quiescence_check();
   // The network layer's count of messages handed to it and not yet delivered.
   void set_in_flight_probe(std::function<uint64_t()> probe) { in_flight_ = std::move(probe); }
-  // Called now and then while the run goes (every 64th resumption of a rank), for a progress
-  // line; it must not touch the simulation.
-  void set_progress(std::function<void()> tick) { progress_ = std::move(tick); }
 
   // Where the kernel, the network side and the runner report what happens.
   RunRecorder& recorder() { return recorder_; }
@@ -205,8 +202,6 @@ class Kernel {
   std::vector<std::string> fault_effects_;
   int pending_resumes_ = 0;
   int64_t lp_wall_ns_ = 0;
-  std::function<void()> progress_;
-  uint64_t resumes_ = 0;
   bool check_scheduled_ = false;
   bool stopping_ = false;
   RunOutcome outcome_;
