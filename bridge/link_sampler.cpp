@@ -16,6 +16,14 @@
 #include <ns3/queue.h>
 #include <ns3/simulator.h>
 #include <ns3/traffic-control-layer.h>
+#include <ns3/txop.h>
+#include <ns3/wifi-mac-queue.h>
+#include <ns3/wifi-mac.h>
+#include <ns3/wifi-mode.h>
+#include <ns3/wifi-net-device.h>
+#include <ns3/wifi-phy.h>
+#include <ns3/wifi-psdu.h>
+#include <ns3/he-configuration.h>
 
 #include <algorithm>
 #include <cmath>
@@ -175,6 +183,33 @@ void point_to_point_tx(std::shared_ptr<State> state, size_t index, PointToPointL
                        ns3::Ptr<const ns3::Packet> packet) {
   state->packet(index, packet->GetSize(),
                 line.rate.CalculateBytesTxTime(packet->GetSize()).GetPicoSeconds() + line.gap_ps);
+}
+
+// A Wi-Fi station's transmission into its cell: the PPDU's PSDUs (data, acknowledgements,
+// MAC headers included) and its air time, preamble and PHY header included.
+void wifi_tx(std::shared_ptr<State> state, size_t index, ns3::WifiPhyBand band,
+             ns3::WifiConstPsduMap psdus, ns3::WifiTxVector tx_vector, double) {
+  uint64_t bytes = 0;
+  for (const auto& [station, psdu] : psdus) bytes += psdu->GetSize();
+  state->packet(index, bytes, ns3::WifiPhy::CalculateTxDuration(psdus, tx_vector, band).GetPicoSeconds());
+}
+
+// The data rate a station sends its data frames at: its constant-rate manager's mode on its
+// channel width and guard interval, one stream; 0 where the manager adapts its rate.
+uint64_t wifi_data_rate(const ns3::Ptr<ns3::WifiNetDevice>& device) {
+  ns3::WifiModeValue mode;
+  if (!device->GetRemoteStationManager()->GetAttributeFailSafe("DataMode", mode)) return 0;
+  const auto he = device->GetHeConfiguration();
+  const uint16_t guard_ns = he ? uint16_t(he->GetGuardInterval().GetNanoSeconds()) : 800;
+  return mode.Get().GetDataRate(device->GetPhy()->GetChannelWidth(), guard_ns, 1);
+}
+
+// The MAC's queues of a station, one per access category with QoS.
+std::vector<ns3::Ptr<ns3::WifiMacQueue>> wifi_queues(const ns3::Ptr<ns3::WifiMac>& mac) {
+  if (!mac->GetQosSupported()) return {mac->GetTxop()->GetWifiMacQueue()};
+  std::vector<ns3::Ptr<ns3::WifiMacQueue>> queues;
+  for (const ns3::AcIndex ac : {ns3::AC_BE, ns3::AC_BK, ns3::AC_VI, ns3::AC_VO}) queues.push_back(mac->GetTxopQueue(ac));
+  return queues;
 }
 
 // Maps the flow network's links to directions. Links appear as routes first use them, so a
@@ -349,11 +384,44 @@ LinkSampler::LinkSampler(uint32_t samples, ns3::Ptr<ns3::FlowNetwork> flow)
     tap_queues_and_losses(state_, index, device);
   }
   tap_ib_switches(state_, direction_of);
+  tap_wifi_stations();
   if (!flow) return;
   auto links = std::make_shared<FlowLinks>();
   links->network = ns3::PeekPointer(flow);
   links->direction_of = std::move(direction_of);
   flow->TraceConnectWithoutContext("LinkLoad", ns3::MakeBoundCallback(&flow_load, state_, links));
+}
+
+// Each Wi-Fi station's transmissions into its cell, one direction "rank0 -> wifi": a cell is
+// one shared medium, so what a direction's line time measures is the station's air time.
+void LinkSampler::tap_wifi_stations() {
+  using Packet = ns3::Ptr<const ns3::Packet>;
+  constexpr auto drops = &State::Direction::drops;
+  for (uint32_t n = 0; n < ns3::NodeList::GetNNodes(); ++n) {
+    const ns3::Ptr<ns3::Node> node = ns3::NodeList::GetNode(n);
+    for (uint32_t d = 0; d < node->GetNDevices(); ++d) {
+      const auto wifi = ns3::DynamicCast<ns3::WifiNetDevice>(node->GetDevice(d));
+      if (!wifi) continue;
+      State::Direction direction;
+      direction.name = node_name(node) + " -> wifi";
+      direction.rate_bps = wifi_data_rate(wifi);
+      const size_t index = state_->directions.size();
+      state_->directions.push_back(std::move(direction));
+      wifi->GetPhy()->TraceConnectWithoutContext(
+          "PhyTxPsduBegin", ns3::MakeBoundCallback(&wifi_tx, state_, index, wifi->GetPhy()->GetPhyBand()));
+      // Dropped: a full queue, or the retry limit reached.
+      wifi->GetMac()->TraceConnectWithoutContext("MacTxDrop", ns3::MakeBoundCallback(&count<drops, Packet>, state_, index));
+      wifi->GetMac()->TraceConnectWithoutContext(
+          "DroppedMpdu", ns3::MakeBoundCallback(&count<drops, ns3::WifiMacDropReason, ns3::Ptr<const ns3::WifiMpdu>>, state_, index));
+      for (const auto& queue : wifi_queues(wifi->GetMac())) {
+        queue->TraceConnectWithoutContext("BytesInQueue", ns3::MakeBoundCallback(&queue_level, state_, index));
+      }
+      for (const ns3::Ptr<ns3::QueueDisc>& disc : discs_of(wifi)) {
+        disc->TraceConnectWithoutContext("BytesInQueue", ns3::MakeBoundCallback(&queue_level, state_, index));
+        disc->TraceConnectWithoutContext("Drop", ns3::MakeBoundCallback(&count<drops, ns3::Ptr<const ns3::QueueDiscItem>>, state_, index));
+      }
+    }
+  }
 }
 
 LinkSampler::~LinkSampler() = default;

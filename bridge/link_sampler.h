@@ -14,6 +14,10 @@
 // one width (a power of two nanoseconds), and memory stays at `samples` bins per direction
 // that carried bytes.
 //
+// A Wi-Fi cell is one shared medium, not cables: each station is one direction, "rank0 -> wifi",
+// its line time the air time of the PPDUs it sends (PhyTxPsduBegin), its rate the data rate
+// of its constant-rate manager's mode.
+//
 // At the flow level no packet crosses a device; the flow network's LinkLoad trace says
 // instead, per link (one direction of a cable, sent by that cable's device), over which
 // interval which fraction of the line rate its streams used, and that interval's bytes and
@@ -60,6 +64,8 @@ class LinkSampler {
   struct State;  // shared with the device callbacks, which may outlive the sampler
 
  private:
+  void tap_wifi_stations();
+
   std::shared_ptr<State> state_;
 };
 

@@ -2,7 +2,8 @@
 // two ranks, whose bytes and line time on the sender's cable follow from the fabric's
 // framing (payload MTU, 26 bytes of headers per packet) and line rate; every interval of
 // every link stays within 0 <= utilisation <= 1, at both levels; a deadlock is still reported
-// with the taps on.
+// with the taps on; a Wi-Fi station's air time stays within what its rate and the shared medium
+// allow.
 #include "bridge/chrome_trace.h"
 #include "bridge/test/trace_nesting.h"
 #include "bridge/link_sampler.h"
@@ -194,6 +195,49 @@ TEST(LinkSampler, TheTraceHasACounterPerBusyLinkWithinPhysicalBounds) {
   EXPECT_EQ(samples.size(), run.record.links.links.size());
   EXPECT_EQ(samples.size(), 4u);
   EXPECT_GT(busiest, double(kMtu) / double(kMtu + kHeaderBytes));
+}
+
+// A Wi-Fi cell is one medium: each station is a direction ("rank0 -> wifi") whose line time is
+// its air time. 802.11ax HE MCS 7 on 20 MHz with a 0.8 us guard interval, one stream, carries
+// 234 data subcarriers x 6 bits x 5/6 per 13.6 us symbol: 86.029 Mbit/s, the fastest within
+// 100 Mbit/s. One station cannot send faster than that, and two stations' PPDUs take turns on
+// the air, so their air times together fit in the run.
+TEST(LinkSampler, AWifiStationsAirTimeIsBoundByItsRateAndTheSharedMedium) {
+  NetworkConfig net;
+  net.topology = "wifi-cell";
+  net.link_model = "wifi";
+  net.link_rate = ns3::DataRate("100Mbps");
+  net.link_delay = ns3::NanoSeconds(10);
+  constexpr int64_t kFloats = 1 << 18;  // 1 MiB
+  const Sampled run = run_sampled(net, 2, 200, [](Comm& comm) {
+    if (comm.rank() == 0) {
+      comm.isend(at::ones({kFloats}), 1)->wait();
+    } else {
+      at::Tensor y = at::zeros({kFloats});
+      comm.irecv(y, 0)->wait();
+    }
+  });
+  ASSERT_EQ(run.outcome.status, RunOutcome::Status::kCompleted) << run.outcome.report;
+  const double mcs7_bps = 234.0 * 6 * 5 / 6 / 13.6e-6;
+  const LinkSeries* sender = link_named_from(run.record, "rank0");
+  const LinkSeries* receiver = link_named_from(run.record, "rank1");
+  ASSERT_NE(sender, nullptr);
+  ASSERT_NE(receiver, nullptr);
+  EXPECT_EQ(sender->name, "rank0 -> wifi");
+  EXPECT_NEAR(double(sender->rate_bps), mcs7_bps, 1.0);
+  uint64_t bytes = 0;
+  int64_t sender_ps = 0, receiver_ps = 0;
+  for (size_t i = 0; i < sender->bytes.size(); ++i) {
+    bytes += sender->bytes[i];
+    sender_ps += sender->busy_ps[i];
+  }
+  for (const int64_t ps : receiver->busy_ps) receiver_ps += ps;
+  const double payload = double(kFloats) * 4;
+  EXPECT_GE(double(bytes), payload);        // every byte of it, in PSDUs
+  EXPECT_LE(double(bytes), payload * 1.1);  // with TCP/IP and MAC headers, not twice
+  EXPECT_GE(double(sender_ps), payload * 8 / mcs7_bps * 1e12);
+  EXPECT_LE(double(sender_ps + receiver_ps), double(run.record.total_ns) * 1000);
+  EXPECT_GT(receiver_ps, 0);  // its TCP acknowledgements and block acks
 }
 
 TEST(LinkSampler, ADeadlockIsStillReported) {
