@@ -1,6 +1,8 @@
 #include "bridge/link_sampler.h"
 
+#include "bridge/link_sampler_state.h"
 #include "bridge/node_names.h"
+#include "bridge/radio_link_taps.h"
 
 #include <ns3/channel.h>
 #include <ns3/data-rate.h>
@@ -9,21 +11,13 @@
 #include <ns3/ib-event-queue.h>
 #include <ns3/ib-net-device.h>
 #include <ns3/node-list.h>
-#include <ns3/node.h>
 #include <ns3/ib-switch.h>
+#include <ns3/node.h>
 #include <ns3/point-to-point-net-device.h>
 #include <ns3/queue-disc.h>
 #include <ns3/queue.h>
 #include <ns3/simulator.h>
 #include <ns3/traffic-control-layer.h>
-#include <ns3/txop.h>
-#include <ns3/wifi-mac-queue.h>
-#include <ns3/wifi-mac.h>
-#include <ns3/wifi-mode.h>
-#include <ns3/wifi-net-device.h>
-#include <ns3/wifi-phy.h>
-#include <ns3/wifi-psdu.h>
-#include <ns3/he-configuration.h>
 
 #include <algorithm>
 #include <cmath>
@@ -34,114 +28,28 @@
 
 namespace uniference {
 
-struct LinkSampler::State {
-  struct Direction {
-    std::string name;
-    uint64_t rate_bps = 0;
-    std::vector<uint64_t> bytes;   // empty until the first packet: idle links cost nothing
-    std::vector<int64_t> busy_ps;
-    int64_t line_free_ps = 0;  // InfiniBand-like ports: when the last packet's time ends
-    uint64_t drops = 0;        // packets lost before the line or on arrival
-    uint64_t marks = 0;        // packets marked congested as they left
-    int64_t stall_ps = 0;      // the line idle for want of credits, a packet waiting
-    // Bytes waiting for the line, over every queue that feeds it, and their integral over
-    // time (exact: bytes x picoseconds fit 128 bits for any run).
-    int64_t queue_bytes = 0;
-    int64_t queue_since_ps = 0;
-    uint64_t queue_peak_bytes = 0;
-    unsigned __int128 queue_byte_ps = 0;
 
-    // The backlog held over [queue_since_ps, now_ps) counts from now on; a level that
-    // lasted no time (a packet through an empty queue, straight onto the line) is no peak.
-    void queue_until(int64_t now_ps) {
-      if (now_ps <= queue_since_ps) return;
-      const uint64_t level = uint64_t(std::max<int64_t>(queue_bytes, 0));
-      queue_peak_bytes = std::max(queue_peak_bytes, level);
-      queue_byte_ps += static_cast<unsigned __int128>(level) * uint64_t(now_ps - queue_since_ps);
-      queue_since_ps = now_ps;
-    }
-    void queue_change(int64_t now_ps, int64_t delta) {
-      queue_until(now_ps);
-      queue_bytes += delta;
-    }
-  };
-
-  size_t max_bins = 1;
-  int64_t width_ps = 1000;  // whole nanoseconds, so interval_ns is exact
-  std::vector<Direction> directions;
-
-  // Halves the number of bins in use: bin i takes bins 2i and 2i + 1.
-  void widen() {
-    for (Direction& direction : directions) {
-      if (direction.bytes.empty()) continue;
-      for (size_t i = 0; i < max_bins; ++i) {
-        const size_t a = 2 * i;
-        const size_t b = a + 1;
-        direction.bytes[i] = a < max_bins ? direction.bytes[a] : 0;
-        direction.busy_ps[i] = a < max_bins ? direction.busy_ps[a] : 0;
-        if (b < max_bins) {
-          direction.bytes[i] += direction.bytes[b];
-          direction.busy_ps[i] += direction.busy_ps[b];
-        }
-      }
-    }
-    width_ps *= 2;
+std::vector<ns3::Ptr<ns3::QueueDisc>> link_taps::discs_of(const ns3::Ptr<ns3::NetDevice>& device) {
+  std::vector<ns3::Ptr<ns3::QueueDisc>> discs;
+  const ns3::Ptr<ns3::Node> node = device->GetNode();
+  if (const auto tc = node->GetObject<ns3::TrafficControlLayer>()) {
+    if (const auto disc = tc->GetRootQueueDiscOnDevice(device)) discs.push_back(disc);
   }
-
-  // Widens until [0, end_ps) fits in max_bins bins.
-  void fit(int64_t end_ps) {
-    while (end_ps > width_ps * int64_t(max_bins)) widen();
-  }
-
-  // A packet of `bytes` starting now whose serialisation takes `busy_ps`.
-  void packet(size_t index, uint64_t bytes, int64_t busy_ps) {
-    const int64_t start_ps = ns3::Simulator::Now().GetPicoSeconds();
-    packet_at(index, bytes, start_ps, start_ps + busy_ps);
-  }
-
-  // A packet of `bytes` whose serialisation occupies [start, end) on `index`.
-  void packet_at(size_t index, uint64_t bytes, int64_t start_ps, int64_t end_ps) {
-    const int64_t busy_ps = std::max<int64_t>(end_ps - start_ps, 0);
-    fit(std::max(end_ps, start_ps + 1));
-    Direction& direction = directions[index];
-    if (direction.bytes.empty()) {
-      direction.bytes.assign(max_bins, 0);
-      direction.busy_ps.assign(max_bins, 0);
-    }
-    direction.bytes[size_t(start_ps / width_ps)] += bytes;
-    // The line time goes to the bins it falls in, so no bin is busier than it is long.
-    for (int64_t t = start_ps; t < start_ps + busy_ps;) {
-      const int64_t bin = t / width_ps;
-      const int64_t take = std::min(start_ps + busy_ps, (bin + 1) * width_ps) - t;
-      direction.busy_ps[size_t(bin)] += take;
-      t += take;
+  if (const auto ethernet_switch = node->GetObject<ns3::EthernetSwitch>()) {
+    for (uint32_t port = 0; port < ethernet_switch->GetNPorts(); ++port) {
+      if (ethernet_switch->GetPort(port) != device) continue;
+      if (const auto disc = ethernet_switch->GetPortQueueDisc(port)) discs.push_back(disc);
     }
   }
-
-  // Streams using `load` (0 to 1) of the line rate on `index` over [start, end): each bin
-  // gets the bytes and the busy time of its part of the interval.
-  void load_at(size_t index, int64_t start_ps, int64_t end_ps, double load) {
-    if (end_ps <= start_ps || load <= 0) return;
-    fit(end_ps);
-    Direction& direction = directions[index];
-    if (direction.bytes.empty()) {
-      direction.bytes.assign(max_bins, 0);
-      direction.busy_ps.assign(max_bins, 0);
-    }
-    const double bytes_per_ps = double(direction.rate_bps) / 8e12 * load;
-    for (int64_t t = start_ps; t < end_ps;) {
-      const int64_t bin = t / width_ps;
-      const int64_t take = std::min(end_ps, (bin + 1) * width_ps) - t;
-      direction.bytes[size_t(bin)] += uint64_t(std::llround(bytes_per_ps * double(take)));
-      direction.busy_ps[size_t(bin)] += std::llround(load * double(take));
-      t += take;
-    }
-  }
-};
+  return discs;
+}
 
 namespace {
 
 using State = LinkSampler::State;
+using link_taps::count;
+using link_taps::discs_of;
+using link_taps::queue_level;
 
 // The devices are bound as raw pointers: a Ptr in its own trace callback would keep a device
 // alive forever. Each callback is only ever called by that device.
@@ -185,33 +93,6 @@ void point_to_point_tx(std::shared_ptr<State> state, size_t index, PointToPointL
                 line.rate.CalculateBytesTxTime(packet->GetSize()).GetPicoSeconds() + line.gap_ps);
 }
 
-// A Wi-Fi station's transmission into its cell: the PPDU's PSDUs (data, acknowledgements,
-// MAC headers included) and its air time, preamble and PHY header included.
-void wifi_tx(std::shared_ptr<State> state, size_t index, ns3::WifiPhyBand band,
-             ns3::WifiConstPsduMap psdus, ns3::WifiTxVector tx_vector, double) {
-  uint64_t bytes = 0;
-  for (const auto& [station, psdu] : psdus) bytes += psdu->GetSize();
-  state->packet(index, bytes, ns3::WifiPhy::CalculateTxDuration(psdus, tx_vector, band).GetPicoSeconds());
-}
-
-// The data rate a station sends its data frames at: its constant-rate manager's mode on its
-// channel width and guard interval, one stream; 0 where the manager adapts its rate.
-uint64_t wifi_data_rate(const ns3::Ptr<ns3::WifiNetDevice>& device) {
-  ns3::WifiModeValue mode;
-  if (!device->GetRemoteStationManager()->GetAttributeFailSafe("DataMode", mode)) return 0;
-  const auto he = device->GetHeConfiguration();
-  const uint16_t guard_ns = he ? uint16_t(he->GetGuardInterval().GetNanoSeconds()) : 800;
-  return mode.Get().GetDataRate(device->GetPhy()->GetChannelWidth(), guard_ns, 1);
-}
-
-// The MAC's queues of a station, one per access category with QoS.
-std::vector<ns3::Ptr<ns3::WifiMacQueue>> wifi_queues(const ns3::Ptr<ns3::WifiMac>& mac) {
-  if (!mac->GetQosSupported()) return {mac->GetTxop()->GetWifiMacQueue()};
-  std::vector<ns3::Ptr<ns3::WifiMacQueue>> queues;
-  for (const ns3::AcIndex ac : {ns3::AC_BE, ns3::AC_BK, ns3::AC_VI, ns3::AC_VO}) queues.push_back(mac->GetTxopQueue(ac));
-  return queues;
-}
-
 // Maps the flow network's links to directions. Links appear as routes first use them, so a
 // link is looked up by its device the first time its load is reported.
 struct FlowLinks {
@@ -232,18 +113,6 @@ void flow_load(std::shared_ptr<State> state, std::shared_ptr<FlowLinks> links, u
   if (direction >= 0) {
     state->load_at(size_t(direction), start.GetPicoSeconds(), end.GetPicoSeconds(), load);
   }
-}
-
-// A packet lost or marked on a direction: the signature differs by trace, the count does not.
-template <uint64_t State::Direction::*counter, typename... Args>
-void count(std::shared_ptr<State> state, size_t index, Args...) {
-  ++(state->directions[index].*counter);
-}
-
-// A queue (a device's, a queue disc's) that feeds the line of `index` changed its level.
-void queue_level(std::shared_ptr<State> state, size_t index, uint32_t old_bytes, uint32_t new_bytes) {
-  state->directions[index].queue_change(ns3::Simulator::Now().GetPicoSeconds(),
-                                        int64_t(new_bytes) - int64_t(old_bytes));
 }
 
 void credit_stall(std::shared_ptr<State> state, size_t index, int64_t start_ps, int64_t end_ps) {
@@ -276,23 +145,6 @@ ns3::Ptr<ns3::NetDevice> peer_of(const ns3::Ptr<ns3::NetDevice>& device) {
   const ns3::Ptr<ns3::Channel> channel = device->GetChannel();
   if (!channel || channel->GetNDevices() != 2) return nullptr;
   return channel->GetDevice(0) == device ? channel->GetDevice(1) : channel->GetDevice(0);
-}
-
-// The queue discs in front of `device`: its node's traffic control (a host's IP stack) and an
-// Ethernet switch's disc on that port (a shaper).
-std::vector<ns3::Ptr<ns3::QueueDisc>> discs_of(const ns3::Ptr<ns3::NetDevice>& device) {
-  std::vector<ns3::Ptr<ns3::QueueDisc>> discs;
-  const ns3::Ptr<ns3::Node> node = device->GetNode();
-  if (const auto tc = node->GetObject<ns3::TrafficControlLayer>()) {
-    if (const auto disc = tc->GetRootQueueDiscOnDevice(device)) discs.push_back(disc);
-  }
-  if (const auto ethernet_switch = node->GetObject<ns3::EthernetSwitch>()) {
-    for (uint32_t port = 0; port < ethernet_switch->GetNPorts(); ++port) {
-      if (ethernet_switch->GetPort(port) != device) continue;
-      if (const auto disc = ethernet_switch->GetPortQueueDisc(port)) discs.push_back(disc);
-    }
-  }
-  return discs;
 }
 
 // Taps on direction `index`, sent by `device`, what waits for its line and what is lost or
@@ -384,44 +236,13 @@ LinkSampler::LinkSampler(uint32_t samples, ns3::Ptr<ns3::FlowNetwork> flow)
     tap_queues_and_losses(state_, index, device);
   }
   tap_ib_switches(state_, direction_of);
-  tap_wifi_stations();
+  tap_wifi_stations(state_);
+  tap_lte_cells(state_);
   if (!flow) return;
   auto links = std::make_shared<FlowLinks>();
   links->network = ns3::PeekPointer(flow);
   links->direction_of = std::move(direction_of);
   flow->TraceConnectWithoutContext("LinkLoad", ns3::MakeBoundCallback(&flow_load, state_, links));
-}
-
-// Each Wi-Fi station's transmissions into its cell, one direction "rank0 -> wifi": a cell is
-// one shared medium, so what a direction's line time measures is the station's air time.
-void LinkSampler::tap_wifi_stations() {
-  using Packet = ns3::Ptr<const ns3::Packet>;
-  constexpr auto drops = &State::Direction::drops;
-  for (uint32_t n = 0; n < ns3::NodeList::GetNNodes(); ++n) {
-    const ns3::Ptr<ns3::Node> node = ns3::NodeList::GetNode(n);
-    for (uint32_t d = 0; d < node->GetNDevices(); ++d) {
-      const auto wifi = ns3::DynamicCast<ns3::WifiNetDevice>(node->GetDevice(d));
-      if (!wifi) continue;
-      State::Direction direction;
-      direction.name = node_name(node) + " -> wifi";
-      direction.rate_bps = wifi_data_rate(wifi);
-      const size_t index = state_->directions.size();
-      state_->directions.push_back(std::move(direction));
-      wifi->GetPhy()->TraceConnectWithoutContext(
-          "PhyTxPsduBegin", ns3::MakeBoundCallback(&wifi_tx, state_, index, wifi->GetPhy()->GetPhyBand()));
-      // Dropped: a full queue, or the retry limit reached.
-      wifi->GetMac()->TraceConnectWithoutContext("MacTxDrop", ns3::MakeBoundCallback(&count<drops, Packet>, state_, index));
-      wifi->GetMac()->TraceConnectWithoutContext(
-          "DroppedMpdu", ns3::MakeBoundCallback(&count<drops, ns3::WifiMacDropReason, ns3::Ptr<const ns3::WifiMpdu>>, state_, index));
-      for (const auto& queue : wifi_queues(wifi->GetMac())) {
-        queue->TraceConnectWithoutContext("BytesInQueue", ns3::MakeBoundCallback(&queue_level, state_, index));
-      }
-      for (const ns3::Ptr<ns3::QueueDisc>& disc : discs_of(wifi)) {
-        disc->TraceConnectWithoutContext("BytesInQueue", ns3::MakeBoundCallback(&queue_level, state_, index));
-        disc->TraceConnectWithoutContext("Drop", ns3::MakeBoundCallback(&count<drops, ns3::Ptr<const ns3::QueueDiscItem>>, state_, index));
-      }
-    }
-  }
 }
 
 LinkSampler::~LinkSampler() = default;

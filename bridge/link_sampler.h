@@ -14,9 +14,8 @@
 // one width (a power of two nanoseconds), and memory stays at `samples` bins per direction
 // that carried bytes.
 //
-// A Wi-Fi cell is one shared medium, not cables: each station is one direction, "rank0 -> wifi",
-// its line time the air time of the PPDUs it sends (PhyTxPsduBegin), its rate the data rate
-// of its constant-rate manager's mode.
+// Radio cells (Wi-Fi, LTE) are shared media, not cables: bridge/radio_link_taps.h says what a
+// direction is there.
 //
 // At the flow level no packet crosses a device; the flow network's LinkLoad trace says
 // instead, per link (one direction of a cable, sent by that cable's device), over which
@@ -64,8 +63,6 @@ class LinkSampler {
   struct State;  // shared with the device callbacks, which may outlive the sampler
 
  private:
-  void tap_wifi_stations();
-
   std::shared_ptr<State> state_;
 };
 

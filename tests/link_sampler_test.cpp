@@ -2,8 +2,8 @@
 // two ranks, whose bytes and line time on the sender's cable follow from the fabric's
 // framing (payload MTU, 26 bytes of headers per packet) and line rate; every interval of
 // every link stays within 0 <= utilisation <= 1, at both levels; a deadlock is still reported
-// with the taps on; a Wi-Fi station's air time stays within what its rate and the shared medium
-// allow.
+// with the taps on; a Wi-Fi station's air time and an LTE device's resource blocks stay within
+// what their rates and the shared medium allow.
 #include "bridge/chrome_trace.h"
 #include "bridge/test/trace_nesting.h"
 #include "bridge/link_sampler.h"
@@ -238,6 +238,53 @@ TEST(LinkSampler, AWifiStationsAirTimeIsBoundByItsRateAndTheSharedMedium) {
   EXPECT_GE(double(sender_ps), payload * 8 / mcs7_bps * 1e12);
   EXPECT_LE(double(sender_ps + receiver_ps), double(run.record.total_ns) * 1000);
   EXPECT_GT(receiver_ps, 0);  // its TCP acknowledgements and block acks
+}
+
+// An LTE cell's directions are a device's uplink ("rank0 -> enb") and the cell's downlink to it
+// ("enb -> rank0"). Their rate is the cell's peak: 3GPP TS 36.213's transport block for I_TBS 26
+// (MCS 28) on all 100 resource blocks of 20 MHz is 75,376 bits, one per 1 ms subframe. A
+// transport block's line time is its resource blocks' share of its subframe, so every busy
+// time is a whole number of 10 us (a hundredth of a subframe); the uplink carries at least what
+// rank 0 sent.
+TEST(LinkSampler, AnLteDevicesUplinkIsTimedInResourceBlocksOfItsSubframes) {
+  NetworkConfig net;
+  net.topology = "lte-cell";
+  net.link_model = "point-to-point";
+  net.link_rate = ns3::DataRate("10Gbps");
+  net.link_delay = ns3::MicroSeconds(10);
+  constexpr int64_t kFloats = 1 << 16;  // 256 KiB
+  const Sampled run = run_sampled(net, 2, 200, [](Comm& comm) {
+    if (comm.rank() == 0) {
+      comm.isend(at::ones({kFloats}), 1)->wait();
+    } else {
+      at::Tensor y = at::zeros({kFloats});
+      comm.irecv(y, 0)->wait();
+    }
+  });
+  ASSERT_EQ(run.outcome.status, RunOutcome::Status::kCompleted) << run.outcome.report;
+  const LinkSeries* uplink = nullptr;
+  const LinkSeries* downlink = nullptr;
+  for (const LinkSeries& series : run.record.links.links) {
+    if (series.name == "rank0 -> enb") uplink = &series;
+    if (series.name == "enb -> rank0") downlink = &series;
+  }
+  ASSERT_NE(uplink, nullptr);
+  ASSERT_NE(downlink, nullptr);  // rank 1's acknowledgements
+  EXPECT_EQ(uplink->rate_bps, 75'376'000u);
+  EXPECT_EQ(downlink->rate_bps, 75'376'000u);
+  uint64_t bytes = 0;
+  int64_t busy_ps = 0;
+  for (size_t i = 0; i < uplink->bytes.size(); ++i) {
+    bytes += uplink->bytes[i];
+    busy_ps += uplink->busy_ps[i];
+  }
+  // Transport blocks as the scheduler sized them, padding and HARQ retransmissions included: no
+  // tighter upper bound follows from the physics.
+  EXPECT_GE(double(bytes), double(kFloats) * 4);
+  EXPECT_EQ(busy_ps % 10'000'000, 0) << busy_ps;
+  // At most the whole cell for as long as the run.
+  EXPECT_LE(busy_ps, run.record.total_ns * 1000);
+  EXPECT_GE(double(busy_ps), double(kFloats) * 4 * 8 / 75.376e6 * 1e12);  // no faster than the peak
 }
 
 TEST(LinkSampler, ADeadlockIsStillReported) {

@@ -1,9 +1,12 @@
 #include "bridge/topologies/lte_cell_topology.h"
 
+#include "bridge/node_names.h"
 #include "bridge/topologies/tcp_star.h"
 
 #include <ns3/config.h>
 #include <ns3/lte-cell-helper.h>
+#include <ns3/lte-enb-net-device.h>
+#include <ns3/node-list.h>
 #include <ns3/uinteger.h>
 
 #include <algorithm>
@@ -42,6 +45,13 @@ std::vector<ns3::Ptr<ns3::MessageTransport>> build_lte_cell(const NetworkConfig&
   configure_tcp_endpoints(cell, config);
   const uint32_t devices = device_ranks(config, ranks);
   cell.Install(devices, ranks - devices);
+  // The cell's radio directions are named after it ("rank0 -> enb", bridge/radio_link_taps.h).
+  for (uint32_t n = 0; n < ns3::NodeList::GetNNodes(); ++n) {
+    const ns3::Ptr<ns3::Node> node = ns3::NodeList::GetNode(n);
+    for (uint32_t d = 0; d < node->GetNDevices(); ++d) {
+      if (ns3::DynamicCast<ns3::LteEnbNetDevice>(node->GetDevice(d))) name_node(node, "enb");
+    }
+  }
   return cell.GetTransports();
 }
 

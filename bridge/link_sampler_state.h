@@ -1,0 +1,147 @@
+// What the link sampler (bridge/link_sampler.h) keeps per direction while a run goes, and the
+// small pieces its taps share: bridge/link_sampler.cpp taps cables (Ethernet, point-to-point,
+// the lossless fabric), bridge/radio_link_taps.cpp the radio cells (Wi-Fi, LTE).
+#pragma once
+
+#include "bridge/link_sampler.h"
+
+#include <ns3/net-device.h>
+#include <ns3/queue-disc.h>
+#include <ns3/simulator.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace uniference {
+
+struct LinkSampler::State {
+  struct Direction {
+    std::string name;
+    uint64_t rate_bps = 0;
+    std::vector<uint64_t> bytes;   // empty until the first packet: idle links cost nothing
+    std::vector<int64_t> busy_ps;
+    int64_t line_free_ps = 0;  // InfiniBand-like ports: when the last packet's time ends
+    uint64_t drops = 0;        // packets lost before the line or on arrival
+    uint64_t marks = 0;        // packets marked congested as they left
+    int64_t stall_ps = 0;      // the line idle for want of credits, a packet waiting
+    // Bytes waiting for the line, over every queue that feeds it, and their integral over
+    // time (exact: bytes x picoseconds fit 128 bits for any run).
+    int64_t queue_bytes = 0;
+    int64_t queue_since_ps = 0;
+    uint64_t queue_peak_bytes = 0;
+    unsigned __int128 queue_byte_ps = 0;
+
+    // The backlog held over [queue_since_ps, now_ps) counts from now on; a level that
+    // lasted no time (a packet through an empty queue, straight onto the line) is no peak.
+    void queue_until(int64_t now_ps) {
+      if (now_ps <= queue_since_ps) return;
+      const uint64_t level = uint64_t(std::max<int64_t>(queue_bytes, 0));
+      queue_peak_bytes = std::max(queue_peak_bytes, level);
+      queue_byte_ps += static_cast<unsigned __int128>(level) * uint64_t(now_ps - queue_since_ps);
+      queue_since_ps = now_ps;
+    }
+    void queue_change(int64_t now_ps, int64_t delta) {
+      queue_until(now_ps);
+      queue_bytes += delta;
+    }
+  };
+
+  size_t max_bins = 1;
+  int64_t width_ps = 1000;  // whole nanoseconds, so interval_ns is exact
+  std::vector<Direction> directions;
+
+  // Halves the number of bins in use: bin i takes bins 2i and 2i + 1.
+  void widen() {
+    for (Direction& direction : directions) {
+      if (direction.bytes.empty()) continue;
+      for (size_t i = 0; i < max_bins; ++i) {
+        const size_t a = 2 * i;
+        const size_t b = a + 1;
+        direction.bytes[i] = a < max_bins ? direction.bytes[a] : 0;
+        direction.busy_ps[i] = a < max_bins ? direction.busy_ps[a] : 0;
+        if (b < max_bins) {
+          direction.bytes[i] += direction.bytes[b];
+          direction.busy_ps[i] += direction.busy_ps[b];
+        }
+      }
+    }
+    width_ps *= 2;
+  }
+
+  // Widens until [0, end_ps) fits in max_bins bins.
+  void fit(int64_t end_ps) {
+    while (end_ps > width_ps * int64_t(max_bins)) widen();
+  }
+
+  // A packet of `bytes` starting now whose serialisation takes `busy_ps`.
+  void packet(size_t index, uint64_t bytes, int64_t busy_ps) {
+    const int64_t start_ps = ns3::Simulator::Now().GetPicoSeconds();
+    packet_at(index, bytes, start_ps, start_ps + busy_ps);
+  }
+
+  // A packet of `bytes` whose serialisation occupies [start, end) on `index`.
+  void packet_at(size_t index, uint64_t bytes, int64_t start_ps, int64_t end_ps) {
+    const int64_t busy_ps = std::max<int64_t>(end_ps - start_ps, 0);
+    fit(std::max(end_ps, start_ps + 1));
+    Direction& direction = directions[index];
+    if (direction.bytes.empty()) {
+      direction.bytes.assign(max_bins, 0);
+      direction.busy_ps.assign(max_bins, 0);
+    }
+    direction.bytes[size_t(start_ps / width_ps)] += bytes;
+    // The line time goes to the bins it falls in, so no bin is busier than it is long.
+    for (int64_t t = start_ps; t < start_ps + busy_ps;) {
+      const int64_t bin = t / width_ps;
+      const int64_t take = std::min(start_ps + busy_ps, (bin + 1) * width_ps) - t;
+      direction.busy_ps[size_t(bin)] += take;
+      t += take;
+    }
+  }
+
+  // Streams using `load` (0 to 1) of the line rate on `index` over [start, end): each bin
+  // gets the bytes and the busy time of its part of the interval.
+  void load_at(size_t index, int64_t start_ps, int64_t end_ps, double load) {
+    if (end_ps <= start_ps || load <= 0) return;
+    fit(end_ps);
+    Direction& direction = directions[index];
+    if (direction.bytes.empty()) {
+      direction.bytes.assign(max_bins, 0);
+      direction.busy_ps.assign(max_bins, 0);
+    }
+    const double bytes_per_ps = double(direction.rate_bps) / 8e12 * load;
+    for (int64_t t = start_ps; t < end_ps;) {
+      const int64_t bin = t / width_ps;
+      const int64_t take = std::min(end_ps, (bin + 1) * width_ps) - t;
+      direction.bytes[size_t(bin)] += uint64_t(std::llround(bytes_per_ps * double(take)));
+      direction.busy_ps[size_t(bin)] += std::llround(load * double(take));
+      t += take;
+    }
+  }
+};
+
+namespace link_taps {
+
+using State = LinkSampler::State;
+
+// A packet lost or marked on a direction: the signature differs by trace, the count does not.
+template <uint64_t State::Direction::*counter, typename... Args>
+inline void count(std::shared_ptr<State> state, size_t index, Args...) {
+  ++(state->directions[index].*counter);
+}
+
+// A queue (a device's, a queue disc's) that feeds the line of `index` changed its level.
+inline void queue_level(std::shared_ptr<State> state, size_t index, uint32_t old_bytes, uint32_t new_bytes) {
+  state->directions[index].queue_change(ns3::Simulator::Now().GetPicoSeconds(),
+                                        int64_t(new_bytes) - int64_t(old_bytes));
+}
+
+// The queue discs in front of `device`: its node's traffic control (a host's IP stack) and an
+// Ethernet switch's disc on that port (a shaper).
+std::vector<ns3::Ptr<ns3::QueueDisc>> discs_of(const ns3::Ptr<ns3::NetDevice>& device);
+
+}  // namespace link_taps
+}  // namespace uniference
