@@ -10,8 +10,8 @@
 #include <ns3/ethernet-switch.h>
 #include <ns3/ib-event-queue.h>
 #include <ns3/ib-net-device.h>
-#include <ns3/node-list.h>
 #include <ns3/ib-switch.h>
+#include <ns3/node-list.h>
 #include <ns3/node.h>
 #include <ns3/point-to-point-net-device.h>
 #include <ns3/queue-disc.h>

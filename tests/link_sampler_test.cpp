@@ -13,6 +13,7 @@
 #include <torch/torch.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -65,14 +66,27 @@ Sampled run_sampled(const NetworkConfig& net, int ranks, uint32_t samples,
   return sampled;
 }
 
-void one_message(Comm& comm) {
-  if (comm.rank() == 0) {
-    at::Tensor x = at::ones({kElements});
-    comm.isend(x, 1)->wait();
-  } else {
-    at::Tensor y = at::zeros({kElements});
-    comm.irecv(y, 0)->wait();
-  }
+// Rank 0 sends rank 1 one message of `floats` floats.
+std::function<void(Comm&)> one_message(int64_t floats = kElements) {
+  return [floats](Comm& comm) {
+    if (comm.rank() == 0) {
+      comm.isend(at::ones({floats}), 1)->wait();
+    } else {
+      at::Tensor y = at::zeros({floats});
+      comm.irecv(y, 0)->wait();
+    }
+  };
+}
+
+// A radio cell's network: its topology and link model, the rate and delay that place it.
+NetworkConfig radio_cell(const std::string& topology, const std::string& link_model,
+                         const std::string& rate, ns3::Time delay) {
+  NetworkConfig net;
+  net.topology = topology;
+  net.link_model = link_model;
+  net.link_rate = ns3::DataRate(rate);
+  net.link_delay = delay;
+  return net;
 }
 
 const LinkSeries* link_named_from(const RunRecord& record, const std::string& sender) {
@@ -87,7 +101,7 @@ const LinkSeries* link_named_from(const RunRecord& record, const std::string& se
 // Run twice in one process, as ns-3's names last one simulation each.
 TEST(LinkSampler, CablesAreNamedAsTheFabricsUsersNameThem) {
   for (int run = 0; run < 2; ++run) {
-    const Sampled sampled = run_sampled(fat_tree_rdma(), 2, 16, one_message);
+    const Sampled sampled = run_sampled(fat_tree_rdma(), 2, 16, one_message());
     ASSERT_EQ(sampled.outcome.status, RunOutcome::Status::kCompleted) << sampled.outcome.report;
     std::vector<std::string> names;
     for (const LinkSeries& series : sampled.record.links.links) names.push_back(series.name);
@@ -104,7 +118,7 @@ TEST(LinkSampler, CablesAreNamedAsTheFabricsUsersNameThem) {
 void expect_sender_cable_at_line_rate(bool flow) {
   NetworkConfig net = fat_tree_rdma();
   if (flow) net.level = "flow";
-  const Sampled run = run_sampled(net, 2, 200, one_message);
+  const Sampled run = run_sampled(net, 2, 200, one_message());
   ASSERT_EQ(run.outcome.status, RunOutcome::Status::kCompleted) << run.outcome.report;
   const RunRecord& record = run.record;
   ASSERT_GT(record.links.interval_ns, 0);
@@ -174,7 +188,7 @@ TEST(LinkSampler, AtTheFlowLevelTheSameMessageFillsTheSameCable) {
 }
 
 TEST(LinkSampler, TheTraceHasACounterPerBusyLinkWithinPhysicalBounds) {
-  const Sampled run = run_sampled(fat_tree_rdma(), 2, 200, one_message);
+  const Sampled run = run_sampled(fat_tree_rdma(), 2, 200, one_message());
   ASSERT_EQ(run.outcome.status, RunOutcome::Status::kCompleted) << run.outcome.report;
   const json trace = chrome_trace(run.record, "links");
   EXPECT_EQ(check_trace_nesting(trace), "");
@@ -203,20 +217,9 @@ TEST(LinkSampler, TheTraceHasACounterPerBusyLinkWithinPhysicalBounds) {
 // 100 Mbit/s. One station cannot send faster than that, and two stations' PPDUs take turns on
 // the air, so their air times together fit in the run.
 TEST(LinkSampler, AWifiStationsAirTimeIsBoundByItsRateAndTheSharedMedium) {
-  NetworkConfig net;
-  net.topology = "wifi-cell";
-  net.link_model = "wifi";
-  net.link_rate = ns3::DataRate("100Mbps");
-  net.link_delay = ns3::NanoSeconds(10);
   constexpr int64_t kFloats = 1 << 18;  // 1 MiB
-  const Sampled run = run_sampled(net, 2, 200, [](Comm& comm) {
-    if (comm.rank() == 0) {
-      comm.isend(at::ones({kFloats}), 1)->wait();
-    } else {
-      at::Tensor y = at::zeros({kFloats});
-      comm.irecv(y, 0)->wait();
-    }
-  });
+  const Sampled run =
+      run_sampled(radio_cell("wifi-cell", "wifi", "100Mbps", ns3::NanoSeconds(10)), 2, 200, one_message(kFloats));
   ASSERT_EQ(run.outcome.status, RunOutcome::Status::kCompleted) << run.outcome.report;
   const double mcs7_bps = 234.0 * 6 * 5 / 6 / 13.6e-6;
   const LinkSeries* sender = link_named_from(run.record, "rank0");
@@ -247,20 +250,10 @@ TEST(LinkSampler, AWifiStationsAirTimeIsBoundByItsRateAndTheSharedMedium) {
 // time is a whole number of 10 us (a hundredth of a subframe); the uplink carries at least what
 // rank 0 sent.
 TEST(LinkSampler, AnLteDevicesUplinkIsTimedInResourceBlocksOfItsSubframes) {
-  NetworkConfig net;
-  net.topology = "lte-cell";
-  net.link_model = "point-to-point";
-  net.link_rate = ns3::DataRate("10Gbps");
-  net.link_delay = ns3::MicroSeconds(10);
+  // The link is the core's backhaul to the server; the cell's radio is its own.
   constexpr int64_t kFloats = 1 << 16;  // 256 KiB
-  const Sampled run = run_sampled(net, 2, 200, [](Comm& comm) {
-    if (comm.rank() == 0) {
-      comm.isend(at::ones({kFloats}), 1)->wait();
-    } else {
-      at::Tensor y = at::zeros({kFloats});
-      comm.irecv(y, 0)->wait();
-    }
-  });
+  const Sampled run = run_sampled(radio_cell("lte-cell", "point-to-point", "10Gbps", ns3::MicroSeconds(10)), 2,
+                                  200, one_message(kFloats));
   ASSERT_EQ(run.outcome.status, RunOutcome::Status::kCompleted) << run.outcome.report;
   const LinkSeries* uplink = nullptr;
   const LinkSeries* downlink = nullptr;
