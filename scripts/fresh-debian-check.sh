@@ -17,8 +17,9 @@ repo=$(pwd -P)
 
 source_mode=head
 # With CCACHE_DIR set, the root's builds share that compiler cache (bind-mounted), so a build
-# after this check (CI's host stage) reuses the objects compiled here. The check itself still
-# starts from whatever the cache holds: empty in CI, where .ci/run makes a new one.
+# after this check (CI's host stage) reuses the objects compiled here, and the check reuses
+# what earlier builds put there (CI keeps one cache between runs): a cache hit needs the same
+# compiler and headers, so a package the root lacks still fails the build.
 shared_ccache=${CCACHE_DIR:-}
 case "${1:-}" in
     "") ;;
