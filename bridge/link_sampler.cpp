@@ -28,8 +28,8 @@
 
 namespace uniference {
 
-
-std::vector<ns3::Ptr<ns3::QueueDisc>> link_taps::discs_of(const ns3::Ptr<ns3::NetDevice>& device) {
+void link_taps::tap_queue_discs(const std::shared_ptr<State>& state, size_t index,
+                                const ns3::Ptr<ns3::NetDevice>& device) {
   std::vector<ns3::Ptr<ns3::QueueDisc>> discs;
   const ns3::Ptr<ns3::Node> node = device->GetNode();
   if (const auto tc = node->GetObject<ns3::TrafficControlLayer>()) {
@@ -41,14 +41,20 @@ std::vector<ns3::Ptr<ns3::QueueDisc>> link_taps::discs_of(const ns3::Ptr<ns3::Ne
       if (const auto disc = ethernet_switch->GetPortQueueDisc(port)) discs.push_back(disc);
     }
   }
-  return discs;
+  using Item = ns3::Ptr<const ns3::QueueDiscItem>;
+  for (const ns3::Ptr<ns3::QueueDisc>& disc : discs) {
+    disc->TraceConnectWithoutContext("BytesInQueue", ns3::MakeBoundCallback(&queue_level, state, index));
+    disc->TraceConnectWithoutContext("Drop", ns3::MakeBoundCallback(&count<&State::Direction::drops, Item>, state, index));
+    disc->TraceConnectWithoutContext(
+        "Mark", ns3::MakeBoundCallback(&count<&State::Direction::marks, Item, const char*>, state, index));
+  }
 }
 
 namespace {
 
 using State = LinkSampler::State;
 using link_taps::count;
-using link_taps::discs_of;
+using link_taps::tap_queue_discs;
 using link_taps::queue_level;
 
 // The devices are bound as raw pointers: a Ptr in its own trace callback would keep a device
@@ -149,16 +155,14 @@ ns3::Ptr<ns3::NetDevice> peer_of(const ns3::Ptr<ns3::NetDevice>& device) {
 
 // Taps on direction `index`, sent by `device`, what waits for its line and what is lost or
 // marked on the way. An Ethernet or point-to-point sender: its device queue and queue discs
-// (their levels, drops when full, ECN marks), and its receiver's loss on arrival (a corrupt
+// (tap_queue_discs), and its receiver's loss on arrival (a corrupt
 // frame: a fault's or a wide-area link's loss). An InfiniBand-like port: its credit stalls and
 // its receiver's loss (the fabric's receive error model); a switch's backlog and marks are
 // tapped per switch (tap_ib_switches), and an endpoint sends from its messages, no queue.
 void tap_queues_and_losses(const std::shared_ptr<State>& state, size_t index,
                            const ns3::Ptr<ns3::NetDevice>& device) {
   using Packet = ns3::Ptr<const ns3::Packet>;
-  using Item = ns3::Ptr<const ns3::QueueDiscItem>;
   constexpr auto drops = &State::Direction::drops;
-  constexpr auto marks = &State::Direction::marks;
   const ns3::Ptr<ns3::NetDevice> peer = peer_of(device);
   if (ns3::DynamicCast<ns3::IbNetDevice>(device)) {
     device->TraceConnectWithoutContext("CreditStall", ns3::MakeBoundCallback(&credit_stall, state, index));
@@ -171,11 +175,7 @@ void tap_queues_and_losses(const std::shared_ptr<State>& state, size_t index,
   if (const auto ethernet = ns3::DynamicCast<ns3::EthernetNetDevice>(device)) queue = ethernet->GetQueue();
   if (const auto p2p = ns3::DynamicCast<ns3::PointToPointNetDevice>(device)) queue = p2p->GetQueue();
   if (queue) queue->TraceConnectWithoutContext("BytesInQueue", ns3::MakeBoundCallback(&queue_level, state, index));
-  for (const ns3::Ptr<ns3::QueueDisc>& disc : discs_of(device)) {
-    disc->TraceConnectWithoutContext("BytesInQueue", ns3::MakeBoundCallback(&queue_level, state, index));
-    disc->TraceConnectWithoutContext("Drop", ns3::MakeBoundCallback(&count<drops, Item>, state, index));
-    disc->TraceConnectWithoutContext("Mark", ns3::MakeBoundCallback(&count<marks, Item, const char*>, state, index));
-  }
+  tap_queue_discs(state, index, device);
 }
 
 // Every InfiniBand-like switch's outputs: the bytes waiting for each, and the packets it marks.

@@ -139,9 +139,10 @@ inline void queue_level(std::shared_ptr<State> state, size_t index, uint32_t old
                                         int64_t(new_bytes) - int64_t(old_bytes));
 }
 
-// The queue discs in front of `device`: its node's traffic control (a host's IP stack) and an
-// Ethernet switch's disc on that port (a shaper).
-std::vector<ns3::Ptr<ns3::QueueDisc>> discs_of(const ns3::Ptr<ns3::NetDevice>& device);
+// Taps on direction `index` the queue discs in front of `device` (its node's traffic control: a
+// host's IP stack; an Ethernet switch's disc on that port: a shaper): their levels, their
+// drops when full and their ECN marks.
+void tap_queue_discs(const std::shared_ptr<State>& state, size_t index, const ns3::Ptr<ns3::NetDevice>& device);
 
 }  // namespace link_taps
 }  // namespace uniference

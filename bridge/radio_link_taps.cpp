@@ -30,7 +30,7 @@ namespace {
 
 using State = LinkSampler::State;
 using link_taps::count;
-using link_taps::discs_of;
+using link_taps::tap_queue_discs;
 using link_taps::queue_level;
 
 // A Wi-Fi station's transmission into its cell: the PPDU's PSDUs (data, acknowledgements,
@@ -140,10 +140,7 @@ void tap_wifi_stations(const std::shared_ptr<State>& state) {
       for (const auto& queue : wifi_queues(wifi->GetMac())) {
         queue->TraceConnectWithoutContext("BytesInQueue", ns3::MakeBoundCallback(&queue_level, state, index));
       }
-      for (const ns3::Ptr<ns3::QueueDisc>& disc : discs_of(wifi)) {
-        disc->TraceConnectWithoutContext("BytesInQueue", ns3::MakeBoundCallback(&queue_level, state, index));
-        disc->TraceConnectWithoutContext("Drop", ns3::MakeBoundCallback(&count<drops, ns3::Ptr<const ns3::QueueDiscItem>>, state, index));
-      }
+      tap_queue_discs(state, index, wifi);
     }
   }
 }
