@@ -22,6 +22,13 @@ foreach(module core network internet point-to-point point-to-point-layout applic
   endif()
 endforeach()
 
+# ns-3's mpi module, where this ns-3 has one (a source build; Debian's package has none).
+if(TARGET ns3::libmpi)
+  set(libmpi ns3::libmpi)
+elseif(TARGET ns3::mpi)
+  set(libmpi ns3::mpi)
+endif()
+
 set(UNIFERENCE_NS3_CMAKE_DIR ${CMAKE_CURRENT_LIST_DIR})
 enable_testing()
 include(GNUInstallDirs)

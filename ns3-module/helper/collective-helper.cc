@@ -10,6 +10,7 @@
 #include "ns3/fatal-error.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/simulator.h"
 
 #include <sstream>
 
@@ -70,6 +71,10 @@ CollectiveHelper::Install(std::vector<Ptr<MessageTransport>> transports, uint64_
     ApplicationContainer applications;
     for (uint32_t i = 0; i < transports.size(); ++i)
     {
+        if (transports[i]->GetNode()->GetSystemId() != Simulator::GetSystemId())
+        {
+            continue; // another process of a distributed simulation runs it
+        }
         Ptr<CollectiveApplication> application = CreateObject<CollectiveApplication>();
         application->SetCollective(collective, i);
         transports[i]->GetNode()->AddApplication(application);

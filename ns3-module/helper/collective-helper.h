@@ -77,7 +77,9 @@ class CollectiveHelper
      * transport's node a CollectiveApplication that enters it when the application starts.
      * \param transports the participants' transports, in group order
      * \param bytes the operation's size S
-     * \return the applications, in group order (start and stop them as usual)
+     * \return the applications, in group order (start and stop them as usual); in a
+     * distributed simulation, only those of this process's nodes (Simulator::GetSystemId),
+     * as the other processes run the rest
      */
     ApplicationContainer Install(std::vector<Ptr<MessageTransport>> transports, uint64_t bytes) const;
 

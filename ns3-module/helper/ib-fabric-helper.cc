@@ -22,7 +22,9 @@ NS_LOG_COMPONENT_DEFINE("IbFabricHelper");
 IbFabricHelper::IbFabricHelper()
     : m_nEndpoints(0),
       m_nSwitches(0),
-      m_installed(false)
+      m_installed(false),
+      m_partitions(1),
+      m_cutCables(0)
 {
     m_deviceFactory.SetTypeId("ns3::IbNetDevice");
     m_channelFactory.SetTypeId("ns3::IbChannel");
@@ -74,6 +76,7 @@ IbFabricHelper::AddSwitch(const std::string& name)
 {
     NS_ABORT_MSG_IF(m_installed, "IbFabricHelper: the fabric is already installed");
     m_switchNames.push_back(name.empty() ? "switch" + std::to_string(m_nSwitches) : name);
+    m_switchSpread.emplace_back(0, 1);
     return Vertex{true, m_nSwitches++};
 }
 
@@ -108,10 +111,12 @@ IbFabricHelper::LeafSpine(uint32_t leaves, uint32_t spines, uint32_t endpointsPe
     for (uint32_t s = 0; s < spines; ++s)
     {
         spine.push_back(AddSwitch("spine" + std::to_string(s)));
+        Spread(spine.back(), s, spines);
     }
     for (uint32_t l = 0; l < leaves; ++l)
     {
         Vertex leaf = AddSwitch("leaf" + std::to_string(l));
+        Spread(leaf, l, leaves);
         for (uint32_t e = 0; e < endpointsPerLeaf; ++e)
         {
             Connect(AddEndpoint(), leaf);
@@ -133,6 +138,7 @@ IbFabricHelper::FatTree(uint32_t k)
     for (uint32_t c = 0; c < half * half; ++c)
     {
         core.push_back(AddSwitch("core" + std::to_string(c)));
+        Spread(core.back(), c, half * half);
     }
     for (uint32_t pod = 0; pod < k; ++pod)
     {
@@ -141,6 +147,7 @@ IbFabricHelper::FatTree(uint32_t k)
         {
             aggregation.push_back(
                 AddSwitch("pod" + std::to_string(pod) + "-agg" + std::to_string(a)));
+            Spread(aggregation.back(), pod, k);
             // Aggregation switch a of every pod reaches the same group of half cores.
             for (uint32_t j = 0; j < half; ++j)
             {
@@ -150,6 +157,7 @@ IbFabricHelper::FatTree(uint32_t k)
         for (uint32_t e = 0; e < half; ++e)
         {
             Vertex edge = AddSwitch("pod" + std::to_string(pod) + "-edge" + std::to_string(e));
+            Spread(edge, pod, k);
             for (uint32_t h = 0; h < half; ++h)
             {
                 Connect(AddEndpoint(), edge);
@@ -176,10 +184,12 @@ IbFabricHelper::RailOptimised(uint32_t servers,
     for (uint32_t g = 0; g < gpusPerServer; ++g)
     {
         rails.push_back(AddSwitch("rail" + std::to_string(g)));
+        Spread(rails.back(), g, gpusPerServer);
     }
     for (uint32_t s = 0; s < spines; ++s)
     {
         Vertex spine = AddSwitch("spine" + std::to_string(s));
+        Spread(spine, s, spines);
         for (const Vertex& rail : rails)
         {
             Connect(rail, spine);
@@ -188,6 +198,7 @@ IbFabricHelper::RailOptimised(uint32_t servers,
     for (uint32_t server = 0; server < servers; ++server)
     {
         Vertex inside = AddSwitch("server" + std::to_string(server));
+        Spread(inside, server, servers);
         for (uint32_t g = 0; g < gpusPerServer; ++g)
         {
             Vertex gpu = AddEndpoint();
@@ -211,10 +222,12 @@ IbFabricHelper::TwoTier(uint32_t servers,
     for (uint32_t t = 0; t < tierSwitches; ++t)
     {
         tier.push_back(AddSwitch("tier" + std::to_string(t)));
+        Spread(tier.back(), t, tierSwitches);
     }
     for (uint32_t server = 0; server < servers; ++server)
     {
         Vertex inside = AddSwitch("server" + std::to_string(server));
+        Spread(inside, server, servers);
         for (uint32_t g = 0; g < gpusPerServer; ++g)
         {
             Connect(AddEndpoint(), inside, intraClass);
@@ -230,6 +243,57 @@ void
 IbFabricHelper::SetPlacement(const std::vector<uint32_t>& placement)
 {
     m_placement = placement;
+}
+
+void
+IbFabricHelper::SetPartitions(uint32_t processes)
+{
+    NS_ABORT_MSG_IF(m_installed, "IbFabricHelper: the fabric is already installed");
+    NS_ABORT_MSG_IF(processes == 0, "IbFabricHelper::SetPartitions: at least one process");
+    m_partitions = processes;
+}
+
+void
+IbFabricHelper::SetSwitchPartition(Vertex sw, uint32_t process)
+{
+    NS_ABORT_MSG_UNLESS(sw.isSwitch && sw.index < m_nSwitches,
+                        "IbFabricHelper::SetSwitchPartition: not a switch");
+    m_switchSpread[sw.index] = {process, 0};
+}
+
+void
+IbFabricHelper::Spread(Vertex sw, uint32_t index, uint32_t of)
+{
+    m_switchSpread[sw.index] = {index, of};
+}
+
+uint32_t
+IbFabricHelper::PartitionOf(const Vertex& v) const
+{
+    NS_ASSERT(v.isSwitch);
+    const auto& [index, of] = m_switchSpread[v.index];
+    if (of == 0)
+    {
+        NS_ABORT_MSG_UNLESS(index < m_partitions,
+                            "IbFabricHelper: switch " << m_switchNames[v.index] << " pinned to process "
+                                                      << index << " of " << m_partitions);
+        return index;
+    }
+    // Tier member `index` of `of` goes to the process that holds the same share of the tier.
+    return static_cast<uint32_t>(uint64_t(index) * m_partitions / of);
+}
+
+uint32_t
+IbFabricHelper::GetEndpointPartition(uint32_t id) const
+{
+    NS_ABORT_MSG_UNLESS(m_installed, "IbFabricHelper: not installed yet");
+    return m_endpointPartition.at(id);
+}
+
+uint32_t
+IbFabricHelper::GetNCutCables() const
+{
+    return m_cutCables;
 }
 
 void
@@ -261,9 +325,40 @@ IbFabricHelper::Install()
         }
     }
 
+    // An endpoint runs in the process of the switch its first cable ends on.
+    std::vector<uint32_t> endpointProcess(m_nEndpoints, unset);
+    for (const Edge& edge : m_edges)
+    {
+        for (const auto& [end, other] : {std::pair(edge.a, edge.b), std::pair(edge.b, edge.a)})
+        {
+            if (!end.isSwitch && other.isSwitch && end.index < m_nEndpoints &&
+                endpointProcess[end.index] == unset)
+            {
+                endpointProcess[end.index] = PartitionOf(other);
+            }
+        }
+    }
+    m_endpointPartition.assign(m_nEndpoints, 0);
     for (uint32_t e = 0; e < m_nEndpoints; ++e)
     {
-        Ptr<Node> node = CreateObject<Node>();
+        endpointProcess[e] = endpointProcess[e] == unset ? 0 : endpointProcess[e];
+        m_endpointPartition[m_idOfEndpoint[e]] = endpointProcess[e];
+    }
+    ObjectFactory remoteChannels = m_channelFactory;
+    if (m_partitions > 1)
+    {
+        TypeId remote;
+        NS_ABORT_MSG_UNLESS(TypeId::LookupByNameFailSafe("ns3::IbRemoteChannel", &remote),
+                            "IbFabricHelper: a fabric cut across "
+                                << m_partitions
+                                << " processes needs ns-3's mpi module, and this build of the "
+                                   "module has none (ns3::IbRemoteChannel)");
+        remoteChannels.SetTypeId(remote);
+    }
+
+    for (uint32_t e = 0; e < m_nEndpoints; ++e)
+    {
+        Ptr<Node> node = CreateObject<Node>(endpointProcess[e]);
         Ptr<RdmaMessageTransport> transport = m_transportFactory.Create<RdmaMessageTransport>();
         transport->SetEndpointId(m_idOfEndpoint[e]);
         transport->SetStartTime(Seconds(0));
@@ -274,7 +369,7 @@ IbFabricHelper::Install()
     std::vector<Ptr<Node>> switchNodes;
     for (uint32_t s = 0; s < m_nSwitches; ++s)
     {
-        Ptr<Node> node = CreateObject<Node>();
+        Ptr<Node> node = CreateObject<Node>(PartitionOf(Vertex{true, s}));
         Ptr<IbSwitch> sw = m_switchFactory.Create<IbSwitch>();
         // Each switch salts the flow hash differently (HashSeed + its index), or every tier
         // would make the same choice and ECMP would polarise.
@@ -304,7 +399,11 @@ IbFabricHelper::Install()
                         "IbFabricHelper: no switch " << edge.a.index);
         NS_ABORT_MSG_IF(edge.b.isSwitch && edge.b.index >= m_nSwitches,
                         "IbFabricHelper: no switch " << edge.b.index);
-        Ptr<IbChannel> channel = m_channelFactory.Create<IbChannel>();
+        Ptr<Node> nodeA = edge.a.isSwitch ? switchNodes[edge.a.index] : m_endpointNodes[edge.a.index];
+        Ptr<Node> nodeB = edge.b.isSwitch ? switchNodes[edge.b.index] : m_endpointNodes[edge.b.index];
+        const bool cut = nodeA->GetSystemId() != nodeB->GetSystemId();
+        m_cutCables += cut ? 1 : 0;
+        Ptr<IbChannel> channel = (cut ? remoteChannels : m_channelFactory).Create<IbChannel>();
         const LinkClass& cls = m_classes[edge.linkClass];
         if (edge.linkClass != 0)
         {

@@ -118,6 +118,28 @@ class IbFabricHelper
     /// \param placement placement[i] is the endpoint that gets endpoint id i
     void SetPlacement(const std::vector<uint32_t>& placement);
 
+    /**
+     * \brief Cut the fabric across the processes of a distributed simulation (ns-3's
+     * MpiInterface, enabled before Install): nodes get system ids 0..processes-1.
+     *
+     * The built-in topologies cut where the cables are long and few: a fat-tree by pod (its
+     * cores spread over the processes), a leaf-spine by leaf, the rail-optimised and two-tier
+     * fabrics by server (their rail, spine and tier switches spread); an endpoint goes with the
+     * switch of its first cable. SetSwitchPartition pins a switch. The cables between processes
+     * are IbRemoteChannels (which need ns-3's mpi module); with one process nothing is cut.
+     * \param processes how many
+     */
+    void SetPartitions(uint32_t processes);
+    /**
+     * \param sw a switch from AddSwitch or a topology
+     * \param process the process that runs it (and the endpoints whose first cable ends on it)
+     */
+    void SetSwitchPartition(Vertex sw, uint32_t process);
+    /// \param id an endpoint id \return the process that runs it (after Install)
+    uint32_t GetEndpointPartition(uint32_t id) const;
+    /// \return the cables that join two processes (after Install)
+    uint32_t GetNCutCables() const;
+
     /// Create the nodes, ports, cables, switches and transports, and fill the tables.
     void Install();
 
@@ -160,6 +182,11 @@ class IbFabricHelper
         Time delay;    //!< Propagation delay
     };
 
+    /// \param v a vertex \return the process that runs it
+    uint32_t PartitionOf(const Vertex& v) const;
+    /// \param sw a switch \param index its place in its tier \param of the tier's size
+    void Spread(Vertex sw, uint32_t index, uint32_t of);
+
     /// Fill every switch's table and every multi-port endpoint's routes.
     void ComputeRoutes(const std::vector<std::vector<std::pair<uint32_t, uint32_t>>>& adjacency,
                        const std::vector<int64_t>& edgeCost);
@@ -176,6 +203,11 @@ class IbFabricHelper
     std::vector<std::pair<uint32_t, uint32_t>> m_edgePorts; //!< Per cable, its ends' port indexes
     std::vector<uint32_t> m_placement; //!< Endpoint of each id
     bool m_installed;                 //!< Install ran
+    uint32_t m_partitions;            //!< Processes the fabric is cut across
+    /// Per switch: its place in its tier and the tier's size, or a pinned process (of = 0)
+    std::vector<std::pair<uint32_t, uint32_t>> m_switchSpread;
+    std::vector<uint32_t> m_endpointPartition; //!< Per endpoint id, after Install
+    uint32_t m_cutCables;             //!< Cables between processes, after Install
 
     std::vector<uint32_t> m_idOfEndpoint;           //!< Endpoint index to id
     std::vector<Ptr<Node>> m_endpointNodes;         //!< By endpoint index

@@ -61,6 +61,12 @@ CollectiveApplication::SetCollective(Ptr<Collective> collective, uint32_t index)
         MakeCallback(&CollectiveApplication::HandleCompleted, this));
 }
 
+uint32_t
+CollectiveApplication::GetIndex() const
+{
+    return m_index;
+}
+
 bool
 CollectiveApplication::IsComplete() const
 {

@@ -48,6 +48,8 @@ class CollectiveApplication : public Application
 
     /// \return whether its part of the collective is complete
     bool IsComplete() const;
+    /// \return this application's participant index in its collective
+    uint32_t GetIndex() const;
 
   protected:
     void DoDispose() override;

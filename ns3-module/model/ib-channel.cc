@@ -60,6 +60,36 @@ IbChannel::GetDelay() const
     return m_delay;
 }
 
+void
+IbChannel::PrepareEnd(Ptr<IbNetDevice> /* end */)
+{
+}
+
+bool
+IbChannel::IsRemote(Ptr<const IbNetDevice> /* end */) const
+{
+    return false;
+}
+
+void
+IbChannel::CarryPacket(const IbNetDevice* /* from */,
+                       const IbPacket& /* packet */,
+                       int64_t /* handOverPs */)
+{
+    NS_ABORT_MSG("IbChannel: both ends of this cable are in this process");
+}
+
+void
+IbChannel::CarryCredits(const IbNetDevice* /* from */,
+                        int64_t /* startPs */,
+                        int64_t /* arrivalPs */,
+                        uint8_t /* vl */,
+                        int64_t /* freedTotal */,
+                        bool /* merge */)
+{
+    NS_ABORT_MSG("IbChannel: both ends of this cable are in this process");
+}
+
 std::size_t
 IbChannel::GetNDevices() const
 {

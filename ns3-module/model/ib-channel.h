@@ -5,6 +5,8 @@
 #ifndef IB_CHANNEL_H
 #define IB_CHANNEL_H
 
+#include "ib-packet.h"
+
 #include "ns3/channel.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
@@ -44,6 +46,36 @@ class IbChannel : public Channel
 
     /// \return the propagation delay
     Time GetDelay() const;
+
+    /**
+     * \brief Called by each end as it initialises: a cable between processes prepares to
+     * receive for the local end.
+     * \param end one end of the cable
+     */
+    virtual void PrepareEnd(Ptr<IbNetDevice> end);
+    /**
+     * \param end one end of the cable
+     * \return whether that end lives in another process of a distributed simulation; never,
+     * for this cable (IbRemoteChannel's ends can)
+     */
+    virtual bool IsRemote(Ptr<const IbNetDevice> end) const;
+    /**
+     * \brief Take a packet to the end in another process (IbRemoteChannel only).
+     * \param from the sending end
+     * \param packet the packet, lastBitPs set
+     * \param handOverPs when the other end hands it to its owner
+     */
+    virtual void CarryPacket(const IbNetDevice* from, const IbPacket& packet, int64_t handOverPs);
+    /**
+     * \brief Take a credit update to the end in another process (IbRemoteChannel only); see
+     * IbNetDevice::ReceiveCreditsFromRemote for the arguments.
+     */
+    virtual void CarryCredits(const IbNetDevice* from,
+                              int64_t startPs,
+                              int64_t arrivalPs,
+                              uint8_t vl,
+                              int64_t freedTotal,
+                              bool merge);
 
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;

@@ -24,8 +24,7 @@ IbEventQueue::Get()
 }
 
 IbEventQueue::IbEventQueue()
-    : m_seq(0),
-      m_count(0),
+    : m_count(0),
       m_armedNs(-1),
       m_running(false),
       m_nowPs(0),
@@ -58,7 +57,12 @@ IbEventQueue::Schedule(int64_t delayNs, Kind kind, IbNetDevice* device, const Ib
         }
     }
     int64_t now = NowPs() / 1000;
-    m_heap.push_back(Entry{now + delayNs, m_seq++, device, slot, kind});
+    m_heap.push_back(Entry{now + delayNs,
+                           device->EventPlace(kind),
+                           device->NextEventSeq(kind),
+                           device,
+                           slot,
+                           kind});
     std::push_heap(m_heap.begin(), m_heap.end(), Later());
     Arm();
 }
@@ -109,6 +113,9 @@ IbEventQueue::Run()
         case CREDIT_WAKE:
             entry.device->CreditWake();
             break;
+        case OWNER_WAKE:
+            entry.device->OwnerWake();
+            break;
         }
     }
     m_running = false;
@@ -130,7 +137,6 @@ IbEventQueue::Reset()
     queue.m_heap.clear();
     queue.m_packets.clear();
     queue.m_free.clear();
-    queue.m_seq = 0;
     queue.m_count = 0;
     queue.m_event = EventId();
     queue.m_armedNs = -1;

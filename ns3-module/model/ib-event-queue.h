@@ -29,7 +29,7 @@ class IbNetDevice;
  * makes inside Simulator::Schedule; together they were about half of the fabric's time. This
  * queue keeps fabric events as plain entries in a binary heap (packets in a pool, no
  * allocation once warm) and keeps one ns-3 event scheduled at its earliest entry; when that
- * event fires, every fabric event due by then runs, in the order it was scheduled. So ns-3
+ * event fires, every fabric event due by then runs (in the order Later gives). So ns-3
  * time stays the one clock, and fabric events interleave with all other ns-3 events by time;
  * among events at the same nanosecond, the fabric's run together when the queue's ns-3 event
  * comes up (deterministically).
@@ -45,6 +45,7 @@ class IbEventQueue
         RECEIVE,     //!< hand a packet to a port
         IDLE,        //!< a port's transmitter fell idle
         CREDIT_WAKE, //!< credits arrived at a port that waits for them
+        OWNER_WAKE,  //!< the port's owner asked to be woken (a paced queue pair's turn)
     };
 
     /// \return the simulation's queue
@@ -87,19 +88,30 @@ class IbEventQueue
     struct Entry
     {
         int64_t timeNs;      //!< When
-        uint64_t seq;        //!< Order among equal times
+        uint64_t place;      //!< Order among equal times: kind, then port (see Later)
+        uint64_t seq;        //!< Order among equal times, kind and port: the port's count
         IbNetDevice* device; //!< The port
         uint32_t slot;       //!< The packet's pool slot (RECEIVE)
         Kind kind;           //!< What
     };
 
-    /// Heap order: earliest first, then first scheduled.
+    /**
+     * Heap order: earliest first; among equal nanoseconds, by kind, then by port (node id,
+     * interface), then in the order that port's events of that kind were scheduled. Not the
+     * global order of scheduling: a key that depends only on the port's own history gives the
+     * same order whether the fabric runs in one process or is cut across several (a packet
+     * from another process is scheduled when it arrives there, not when it left).
+     */
     struct Later
     {
         /// \param a an entry \param b another \return whether a runs after b
         bool operator()(const Entry& a, const Entry& b) const
         {
-            return a.timeNs != b.timeNs ? a.timeNs > b.timeNs : a.seq > b.seq;
+            if (a.timeNs != b.timeNs)
+            {
+                return a.timeNs > b.timeNs;
+            }
+            return a.place != b.place ? a.place > b.place : a.seq > b.seq;
         }
     };
 
@@ -113,7 +125,6 @@ class IbEventQueue
     std::vector<Entry> m_heap;          //!< Pending entries, a binary heap
     std::vector<IbPacket> m_packets;    //!< Pool of packets in flight
     std::vector<uint32_t> m_free;       //!< Free pool slots
-    uint64_t m_seq;                     //!< Next sequence number
     uint64_t m_count;                   //!< Entries run
     EventId m_event;                    //!< The ns-3 event
     int64_t m_armedNs;                  //!< Its time, while pending

@@ -139,7 +139,13 @@ IbNetDevice::IbNetDevice()
       m_txPackets(0),
       m_starved(false),
       m_creditWakePending(false),
+      m_ownerWakePending(false),
       m_stallStartPs(-1),
+      m_eventPlace(0),
+      m_eventSeq{0, 0, 0, 0},
+      m_peerRemote(false),
+      m_lastUpdateStartPs(0),
+      m_lastUpdateVl(0),
       m_peerBlocks(0)
 {
 }
@@ -178,6 +184,21 @@ IbNetDevice::DoInitialize()
                                            << m_vlBufferBytes << " cannot hold one packet of "
                                            << m_mtu + m_headerBytes << " bytes");
     m_peer = PeekPointer(peer);
+    m_channel->PrepareEnd(this);
+    m_peerRemote = m_channel->IsRemote(peer);
+    // A packet for a peer in another process is delivered there at now + delay (the
+    // lookahead); it must reach the peer's owner later than that, or the other process might
+    // take it after that nanosecond's other events instead of among them.
+    NS_ABORT_MSG_IF(m_peerRemote && !m_channel->IsRemote(this) &&
+                        (peer->m_cutThrough ? TransmissionPs(peer->m_headerBytes) +
+                                                  peer->m_processingPs
+                                            : TransmissionPs(m_headerBytes)) < 1000,
+                    "IbNetDevice on node " << m_node->GetId()
+                                           << ": this cable joins two processes, and a packet on it "
+                                              "can reach the far end within a nanosecond of the "
+                                              "cable's delay; partition elsewhere (a switch's "
+                                              "forwarding latency of at least 1 ns allows it)");
+    m_eventPlace = (static_cast<uint64_t>(m_node->GetId()) << 24) | m_ifIndex;
     m_psPerByte = 8e12 / static_cast<double>(m_rate.GetBitRate());
     m_delayPs = m_channel->GetDelay().GetPicoSeconds();
     // The peer's buffer, which this side fills, decides the credits; its own decides ours.
@@ -326,6 +347,11 @@ IbNetDevice::Transmit(IbPacket packet)
             ? std::min(start + TransmissionPs(m_peer->m_headerBytes), end) + m_delayPs
             : packet.lastBitPs;
     handOver += m_peer->m_processingPs;
+    if (m_peerRemote)
+    {
+        m_channel->CarryPacket(this, packet, handOver);
+        return;
+    }
     IbEventQueue& events = IbEventQueue::Get();
     events.Schedule(IbEventQueue::NsUntil(handOver), IbEventQueue::RECEIVE, m_peer, &packet);
 
@@ -339,6 +365,23 @@ IbNetDevice::NotifyWhenIdle()
         m_idlePending = true;
         IbEventQueue::Get().Schedule(IbEventQueue::NsUntil(m_dataEndPs), IbEventQueue::IDLE, this);
     }
+}
+
+void
+IbNetDevice::WakeOwnerAt(int64_t ps)
+{
+    if (!m_ownerWakePending)
+    {
+        m_ownerWakePending = true;
+        IbEventQueue::Get().Schedule(IbEventQueue::NsUntil(ps), IbEventQueue::OWNER_WAKE, this);
+    }
+}
+
+void
+IbNetDevice::OwnerWake()
+{
+    m_ownerWakePending = false;
+    m_owner->PortReady(m_ownerPort);
 }
 
 void
@@ -396,6 +439,11 @@ IbNetDevice::SendCreditUpdates()
             continue;
         }
         m_advertised[vl] = m_freed[vl];
+        if (m_peerRemote)
+        {
+            SendCreditUpdateAcross(vl, now);
+            continue;
+        }
         std::deque<CreditUpdate>& inbound = m_peer->m_inbound;
         if (!inbound.empty() && inbound.back().vl == vl && inbound.back().startPs > now)
         {
@@ -410,6 +458,54 @@ IbNetDevice::SendCreditUpdates()
         inbound.push_back(CreditUpdate{start, end + m_delayPs, vl, m_freed[vl]});
         m_peer->ArmCreditWake();
     }
+}
+
+void
+IbNetDevice::SendCreditUpdateAcross(uint8_t vl, int64_t now)
+{
+    // The same decisions as for a peer in this process, from what this side sent: the last
+    // update can take the new count while it has not started on the line.
+    if (m_lastUpdateVl == vl && m_lastUpdateStartPs > now)
+    {
+        m_channel->CarryCredits(this, m_lastUpdateStartPs, 0, vl, m_freed[vl], true);
+        return;
+    }
+    int64_t start = std::max(now, m_lineFreePs);
+    int64_t end = start + TransmissionPs(m_fcpBytes);
+    m_busyPs += end - start;
+    m_lineFreePs = end;
+    m_txBytes += m_fcpBytes;
+    m_lastUpdateVl = vl;
+    m_lastUpdateStartPs = start;
+    m_channel->CarryCredits(this, start, end + m_delayPs, vl, m_freed[vl], false);
+}
+
+void
+IbNetDevice::ReceiveFromRemote(const IbPacket& packet, int64_t handOverPs)
+{
+    IbEventQueue::Get().Schedule(IbEventQueue::NsUntil(handOverPs),
+                                 IbEventQueue::RECEIVE,
+                                 this,
+                                 &packet);
+}
+
+void
+IbNetDevice::ReceiveCreditsFromRemote(int64_t startPs,
+                                      int64_t arrivalPs,
+                                      uint8_t vl,
+                                      int64_t freedTotal,
+                                      bool merge)
+{
+    if (merge)
+    {
+        NS_ASSERT_MSG(!m_inbound.empty() && m_inbound.back().vl == vl &&
+                          m_inbound.back().startPs == startPs,
+                      "IbNetDevice: a merged credit update with no update to merge into");
+        m_inbound.back().freedTotal = freedTotal;
+        return;
+    }
+    m_inbound.push_back(CreditUpdate{startPs, arrivalPs, vl, freedTotal});
+    ArmCreditWake();
 }
 
 uint32_t

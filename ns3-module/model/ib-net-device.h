@@ -212,6 +212,50 @@ class IbNetDevice : public NetDevice
     /// \param bytes a size on the wire \return its serialisation time on this port, in ps
     int64_t TransmissionPs(uint32_t bytes) const;
 
+    /**
+     * \brief Have the owner's PortReady called at a time (pacing), unless a wake-up is pending.
+     * A fabric event, not an ns-3 one, so that it takes its place among the fabric's events at
+     * the same nanosecond in the same way however the simulation is split (IbEventQueue).
+     * \param ps when, in picoseconds (rounded up to the nanosecond)
+     */
+    void WakeOwnerAt(int64_t ps);
+
+    /**
+     * \brief Where this port's fabric events of one kind stand among others at the same
+     * nanosecond: by kind, then node id and interface (IbEventQueue's order).
+     * \param kind an IbEventQueue::Kind
+     * \return the key
+     */
+    uint64_t EventPlace(uint8_t kind) const
+    {
+        return (static_cast<uint64_t>(kind) << 56) | m_eventPlace;
+    }
+    /// \param kind an IbEventQueue::Kind \return the count of this port's events of that kind
+    uint64_t NextEventSeq(uint8_t kind)
+    {
+        return m_eventSeq[kind]++;
+    }
+
+    /**
+     * \brief A packet that left the peer in another process (IbRemoteChannel) arrives.
+     * \param packet the packet, lastBitPs set by the peer
+     * \param handOverPs when it is handed to this port's owner (as Transmit computed it)
+     */
+    void ReceiveFromRemote(const IbPacket& packet, int64_t handOverPs);
+    /**
+     * \brief A credit update from the peer in another process (IbRemoteChannel).
+     * \param startPs when it starts on the peer's line
+     * \param arrivalPs when its last bit arrives here
+     * \param vl its lane
+     * \param freedTotal the peer's cumulative freed blocks on the lane
+     * \param merge it replaces the freed count of the last update, which has not started yet
+     */
+    void ReceiveCreditsFromRemote(int64_t startPs,
+                                  int64_t arrivalPs,
+                                  uint8_t vl,
+                                  int64_t freedTotal,
+                                  bool merge);
+
     // NetDevice
     void SetIfIndex(const uint32_t index) override;
     uint32_t GetIfIndex() const override;
@@ -258,8 +302,12 @@ class IbNetDevice : public NetDevice
     void CreditWake();
     /// The data packet's last bit left, and the owner asked to hear it.
     void TransmitComplete();
+    /// The wake-up WakeOwnerAt asked for.
+    void OwnerWake();
     /// Put one flow-control packet per lane with unadvertised credits on the line.
     void SendCreditUpdates();
+    /// SendCreditUpdates for a peer in another process: one lane's update, by the cable.
+    void SendCreditUpdateAcross(uint8_t vl, int64_t now);
     /// \param bytes wire bytes \return blocks of CreditBytes they occupy
     int64_t Blocks(uint32_t bytes) const;
 
@@ -293,7 +341,13 @@ class IbNetDevice : public NetDevice
     uint64_t m_txPackets;      //!< Packets sent, credit updates not counted
     bool m_starved;            //!< The owner found too few credits and waits
     bool m_creditWakePending;  //!< A wake-up for arriving credits is scheduled
+    bool m_ownerWakePending;   //!< WakeOwnerAt's wake-up is scheduled
     int64_t m_stallStartPs;    //!< When an idle line began to wait for credits; -1: it does not
+    uint64_t m_eventPlace;     //!< Node id and interface, for EventPlace
+    uint64_t m_eventSeq[4];    //!< Fabric events scheduled so far, per kind
+    bool m_peerRemote;         //!< The peer lives in another process: packets go by MPI
+    int64_t m_lastUpdateStartPs; //!< Remote peer: when the last credit update sent starts
+    uint8_t m_lastUpdateVl;    //!< Remote peer: its lane
 
     /// A credit update on its way from the peer.
     struct CreditUpdate

@@ -106,7 +106,6 @@ RdmaMessageTransport::DoDispose()
 {
     for (auto& port : m_ports)
     {
-        port.wake.Cancel();
         port.device = nullptr;
     }
     m_ports.clear();
@@ -354,12 +353,9 @@ RdmaMessageTransport::Serve(uint32_t port)
         }
         return;
     }
-    if (earliest != INT64_MAX && !state.wake.IsRunning())
+    if (earliest != INT64_MAX)
     {
-        state.wake = Simulator::Schedule(NanoSeconds(IbEventQueue::NsUntil(earliest)),
-                                         &RdmaMessageTransport::Serve,
-                                         this,
-                                         port);
+        device->WakeOwnerAt(earliest);
     }
 }
 

@@ -189,7 +189,6 @@ class RdmaMessageTransport : public MessageTransport, public IbPortOwner
         std::deque<IbPacket> control;      //!< Acknowledgements and CNPs, sent first
         std::vector<SendQp*> active;       //!< Queue pairs with data, round-robin
         std::size_t next{0};               //!< Round-robin position
-        EventId wake;                      //!< Pacing wake-up
     };
 
     /// \param dst a peer \return its queue pair, created on first use

@@ -188,7 +188,7 @@ class DocTypeIdGroupTestCase : public ModuleSourceTestCase
             }
             for (const auto& entry : std::filesystem::directory_iterator(dir))
             {
-                if (entry.path().extension() != ".cc")
+                if (entry.path().extension() != ".cc" || !IsBuilt(entry.path()))
                 {
                     continue;
                 }

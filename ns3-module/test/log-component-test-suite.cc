@@ -71,7 +71,7 @@ ModuleSources(const std::filesystem::path& moduleDir)
         }
         for (const auto& entry : std::filesystem::directory_iterator(dir))
         {
-            if (entry.path().extension() != ".cc")
+            if (entry.path().extension() != ".cc" || !ModuleSourceTestCase::IsBuilt(entry.path()))
             {
                 continue;
             }
