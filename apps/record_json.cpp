@@ -56,7 +56,57 @@ json record_to_json(const RunRecord& record) {
           {"token_times_ns", record.token_times_ns}, {"token_prompts", record.token_prompts},
           {"device_memory_bytes", record.device_memory_bytes},
           {"ranks", std::move(ranks)},           {"spans", std::move(spans)},
-          {"requests", std::move(requests)}, {"phases", std::move(phases)}};
+          {"requests", std::move(requests)}, {"phases", std::move(phases)},
+          {"messages", messages_to_json(record.messages)}, {"links", links_to_json(record.links)}};
+}
+
+json messages_to_json(const std::vector<NetMessage>& messages) {
+  json list = json::array();
+  for (const NetMessage& m : messages) list.push_back({m.src, m.dst, m.bytes, m.send_ns, m.recv_ns, m.label});
+  return list;
+}
+
+std::vector<NetMessage> messages_from_json(const json& list) {
+  std::vector<NetMessage> messages;
+  for (const json& m : list) {
+    messages.push_back(NetMessage{m.at(0).get<int>(), m.at(1).get<int>(), m.at(2).get<uint64_t>(),
+                                  m.at(3).get<int64_t>(), m.at(4).get<int64_t>(),
+                                  m.at(5).get<std::string>()});
+  }
+  return messages;
+}
+
+json links_to_json(const LinkActivity& links) {
+  json directions = json::array();
+  for (const LinkSeries& l : links.links) {
+    directions.push_back({{"name", l.name}, {"rate_bps", l.rate_bps}, {"bytes", l.bytes},
+                          {"busy_ps", l.busy_ps}, {"drops", l.drops}, {"marks", l.marks},
+                          {"queue_peak_bytes", l.queue_peak_bytes},
+                          {"queue_mean_bytes", l.queue_mean_bytes},
+                          {"credit_stall_ps", l.credit_stall_ps}});
+  }
+  return {{"interval_ns", links.interval_ns}, {"omitted", links.links_omitted},
+          {"directions", std::move(directions)}};
+}
+
+LinkActivity links_from_json(const json& in) {
+  LinkActivity links;
+  links.interval_ns = in.at("interval_ns").get<int64_t>();
+  links.links_omitted = in.at("omitted").get<uint64_t>();
+  for (const json& l : in.at("directions")) {
+    LinkSeries series;
+    series.name = l.at("name").get<std::string>();
+    series.rate_bps = l.at("rate_bps").get<uint64_t>();
+    series.bytes = l.at("bytes").get<std::vector<uint64_t>>();
+    series.busy_ps = l.at("busy_ps").get<std::vector<int64_t>>();
+    series.drops = l.at("drops").get<uint64_t>();
+    series.marks = l.at("marks").get<uint64_t>();
+    series.queue_peak_bytes = l.at("queue_peak_bytes").get<uint64_t>();
+    series.queue_mean_bytes = l.at("queue_mean_bytes").get<double>();
+    series.credit_stall_ps = l.at("credit_stall_ps").get<int64_t>();
+    links.links.push_back(std::move(series));
+  }
+  return links;
 }
 
 json request_to_json(const RequestRecord& r) {
@@ -125,6 +175,8 @@ RunRecord record_from_json(const json& in) {
       record.phases.push_back(PhaseSpan{p.at(0).get<int>(), p.at(1).get<std::string>(),
                                         p.at(2).get<int64_t>(), p.at(3).get<int64_t>()});
     }
+    record.messages = messages_from_json(in.value("messages", json::array()));
+    if (in.contains("links")) record.links = links_from_json(in.at("links"));
     if (record.tokens.size() != record.token_times_ns.size() ||
         record.tokens.size() != record.token_prompts.size()) {
       throw std::invalid_argument("tokens, token_times_ns and token_prompts differ in length");

@@ -13,6 +13,11 @@ nlohmann::json record_to_json(const RunRecord& record);
 nlohmann::json request_to_json(const RequestRecord& request);
 // Throws std::invalid_argument on a malformed record.
 RunRecord record_from_json(const nlohmann::json& json);
+// Its network messages and link activity, as record_to_json writes them.
+nlohmann::json messages_to_json(const std::vector<NetMessage>& messages);
+std::vector<NetMessage> messages_from_json(const nlohmann::json& list);
+nlohmann::json links_to_json(const LinkActivity& links);
+LinkActivity links_from_json(const nlohmann::json& links);
 
 // One record of the ranks' own parts: rank r's stats from records[r], every span and
 // token, tokens in time order, the total the latest finish.

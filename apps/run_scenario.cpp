@@ -2,12 +2,15 @@
 
 #include "apps/atomic_file.h"
 #include "apps/compute_check.h"
+#include "apps/distributed_run.h"
 #include "apps/progress_line.h"
 #include "apps/report.h"
 #include "apps/run_capture.h"
 #include "apps/scenario_check.h"
 #include "apps/simulation_progress.h"
+#include "bridge/distributed.h"
 #include "bridge/link_sampler.h"
+#include "bridge/node_names.h"
 #include "bridge/network_registry.h"
 #include "bridge/ns3_build.h"
 #include "bridge/sim_cluster.h"
@@ -69,6 +72,38 @@ std::string registered_name(const NamedRegistry<Entry>& registry, ns3::TypeId us
     if (entry.type_id() == used) return entry.name;
   }
   return none;
+}
+
+// A scenario run across the processes of mpirun: refused at its pointer where the run would
+// need what only one process can give.
+void check_runs_across(const Scenario& scenario, const CheckedScenario& checked, uint32_t processes) {
+  const auto refuse = [&](const std::string& pointer, const std::string& why) {
+    throw ScenarioError(scenario.source, pointer,
+                        "a run across " + std::to_string(processes) + " processes " + why);
+  };
+  if (!scenario.shapes_only) {
+    refuse("/compute/shapes_only",
+           "computes shapes only: tensor data travels beside the packets in one process's "
+           "memory (set /compute/shapes_only to true)");
+  }
+  const NetworkConfig& network = checked.network;
+  if (network.transport != "rdma" || network.level != "packet") {
+    refuse("/network/transport", "runs the RDMA fabric at packet level only (its cables between "
+                                 "processes carry InfiniBand-like packets), not " +
+                                     network.transport + " at " + network.level + " level");
+  }
+  // Cut between switches: a cable into an endpoint can deliver a header within a nanosecond
+  // of its delay, and then the processes could order that nanosecond differently
+  // (ns3::IbRemoteChannel). A rail-optimised fabric cables every server to every rail.
+  static const std::vector<std::string> cut = {"fat-tree", "leaf-spine", "two-tier"};
+  if (std::find(cut.begin(), cut.end(), network.topology) == cut.end()) {
+    refuse("/network/topology", "cuts a fabric between its switches (fat-tree, leaf-spine, "
+                                "two-tier); '" + network.topology + "' has no such cut");
+  }
+  if (!scenario.faults.empty()) refuse("/faults", "injects no faults");
+  if (scenario.workload.is_serving()) {
+    refuse("/workload/kind", "runs batch workloads: serving's scheduler is one rank's memory");
+  }
 }
 
 }  // namespace
@@ -157,7 +192,15 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
   const OutputSpec& outputs = scenario.outputs;
   KernelConfig kernel = kernel_config(checked);
   kernel.block_timeout_ns = scenario.collective_timeout_ns;
-  SimCluster cluster(checked.network, kernel);
+  NetworkConfig network = checked.network;
+  network.processes = distributed::processes();
+  const bool across = network.processes > 1;
+  if (across) {
+    check_runs_across(scenario, checked, network.processes);
+    // Only process 0 speaks: the others' lines would interleave with its own.
+    progress = progress && distributed::process() == 0;
+  }
+  SimCluster cluster(network, kernel);
   for (int r = 0; r < checked.ranks; ++r) {
     cluster.add_rank(meter_for(scenario, checked.rank_devices[size_t(r)]),
                      [&](Comm& world) { run_rank(scenario, checked, world, inputs, serving); });
@@ -182,10 +225,38 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
 
   ScenarioRun run;
   run.outcome = cluster.run();
-  if (links) cluster.kernel().recorder().links(links->finish(cluster.record().total_ns));
-  cluster.kernel().recorder().outages(link_outages(cluster.record().total_ns));
-  cluster.kernel().recorder().link_conditions(link_conditions(cluster.record().total_ns, kConditionSamples));
+  // Across processes, each has only its own ranks' finishes: the run ends at the latest.
+  const int64_t total_ns = distributed::max_over_processes(cluster.record().total_ns);
+  if (links) {
+    cluster.kernel().recorder().links(
+        across ? links->finish(total_ns, distributed::max_over_processes(links->fitted_width_ps(total_ns)),
+                               SIZE_MAX)
+               : links->finish(total_ns));
+  }
+  cluster.kernel().recorder().outages(link_outages(total_ns));
+  cluster.kernel().recorder().link_conditions(link_conditions(total_ns, kConditionSamples));
   run.record = cluster.record();
+  if (across) {
+    ProcessPart part;
+    part.record = run.record;
+    for (int r = 0; r < checked.ranks; ++r) part.ranks_here.push_back(cluster.kernel().runs_here(r));
+    part.sent_elsewhere = cluster.kernel().recorder().sent_elsewhere();
+    part.arrived = cluster.kernel().recorder().arrived_from_elsewhere();
+    part.outcome = run.outcome;
+    const std::vector<std::string> texts = distributed::gather(part_to_text(part));
+    if (distributed::process() != 0) {
+      run.record = RunRecord();
+      run.elsewhere = true;
+      return run;
+    }
+    std::vector<ProcessPart> parts;
+    for (const std::string& text : texts) parts.push_back(part_from_text(text));
+    std::vector<std::string> order;
+    for (const CableDirection& direction : cable_directions()) order.push_back(direction.name);
+    JoinedRun joined = join_parts(parts, order);
+    run.record = std::move(joined.record);
+    run.outcome = std::move(joined.outcome);
+  }
   run.record.device_memory_bytes = uint64_t(checked.device.memory_bytes);
   run.network = network_setup(scenario.network, checked.network);
   if (run.outcome.status == RunOutcome::Status::kCompleted) capture.commit();

@@ -17,9 +17,15 @@ struct ScenarioRun {
   RunOutcome outcome;
   RunRecord record;
   NetworkSetup network;  // the network the run was built from, for its reports
+  // A process of a run across processes other than process 0: it ran its part and handed
+  // it to process 0, which holds the whole record and reports it; this one reports nothing.
+  bool elsewhere = false;
 };
 
-// Runs a scenario (checking it, once; see scenario_check.h). With `progress` and stderr a
+// Runs a scenario (checking it, once; see scenario_check.h). Under mpirun, once
+// distributed::enable() has run, each process runs its part of the network and process 0
+// gets the whole record (apps/distributed_run.h); a scenario that cannot be cut is refused at
+// its pointer (ScenarioError). With `progress` and stderr a
 // terminal, shows a progress line there (simulated time, wall time, events per second,
 // tokens or requests done); in a pipe, nothing. The record carries the trace's link counters
 // (/outputs/link_samples). The network captures a scenario asks for (/outputs/pcap,

@@ -4,6 +4,7 @@
 
 #include <ns3/callback.h>
 #include <ns3/collective-helper.h>
+#include <ns3/node.h>
 #include <ns3/scheduled-collective.h>
 #include <ns3/string.h>
 #include <ns3/uinteger.h>
@@ -27,6 +28,7 @@ struct CollectiveEngine::Call {
   ns3::Ptr<TensorCollectiveData> data;  // null for a data-free call and a barrier
   std::vector<std::shared_ptr<SimWork>> works;
   int completed = 0;
+  int members_here = 0;  // members whose LPs run in this process (all, but across processes)
 };
 
 CollectiveEngine::CollectiveEngine(Kernel& kernel,
@@ -54,6 +56,17 @@ const at::Tensor& typed(const CollectiveArgs& args) {
 bool data_free(const CollectiveArgs& args) {
   return typed(args).defined() && typed(args).is_meta();
 }
+// The channel of call `seq` of `group`: fixed by the call, not by when this process first saw
+// it, so that every process of a distributed simulation gives a call the same channel.
+// Point-to-point keeps channel 1; the ns-3 module draws its own from 2^63.
+uint64_t call_channel(int group, uint64_t seq) {
+  constexpr uint64_t kFirst = uint64_t(1) << 62;
+  if (group >= (1 << 30) || seq >= (uint64_t(1) << 32)) {
+    throw std::length_error("collective call #" + std::to_string(seq) + " of group " +
+                            std::to_string(group) + ": past the channels the bridge numbers");
+  }
+  return kFirst | (uint64_t(group) << 32) | seq;
+}
 }  // namespace
 
 CollectiveEngine::Call& CollectiveEngine::start(int group, uint64_t seq,
@@ -71,6 +84,7 @@ CollectiveEngine::Call& CollectiveEngine::start(int group, uint64_t seq,
   call->bytes = bytes;
   call->data_free = data_free(args);
   call->works.resize(n);
+  for (int member : members) call->members_here += kernel_.runs_here(member) ? 1 : 0;
 
   const CollectiveChoice choice = selection_.choose(args.op, bytes, static_cast<int>(n));
   const std::string& algorithm = choice.algorithm;
@@ -87,7 +101,13 @@ CollectiveEngine::Call& CollectiveEngine::start(int group, uint64_t seq,
     }
     if (op.rooted) scheduled->SetAttribute("Root", ns3::UintegerValue(static_cast<uint32_t>(args.root)));
     if (!data_free(args) && args.op != OpType::kBarrier) {
-      call->data = ns3::Create<TensorCollectiveData>(static_cast<int>(n), args.reduce);
+      std::function<uint32_t(uint32_t)> process_of;
+      if (call->members_here < static_cast<int>(n)) {
+        process_of = [this, members](uint32_t member) {
+          return transports_[static_cast<size_t>(members[member])]->GetNode()->GetSystemId();
+        };
+      }
+      call->data = ns3::Create<TensorCollectiveData>(static_cast<int>(n), args.reduce, process_of);
       scheduled->SetData(call->data);
     }
   } else if (!data_free(args) && args.op != OpType::kBarrier) {
@@ -95,11 +115,16 @@ CollectiveEngine::Call& CollectiveEngine::start(int group, uint64_t seq,
                                 "\" simulates timing only (it is not an ns3::ScheduledCollective), "
                                 "so it cannot carry this call's tensors; use it with meta tensors");
   }
+  net->SetChannel(call_channel(group, seq));
   call->net = net;
   std::vector<ns3::Ptr<ns3::MessageTransport>> participants;
   for (int member : members) participants.push_back(transports_[static_cast<size_t>(member)]);
   call->net->SetCompletionCallback(ns3::MakeBoundCallback(&CollectiveEngine::member_done, call.get()));
   call->net->Setup(participants, bytes);
+  // Across processes, members elsewhere may have sent before this process set the call up.
+  if (call->members_here < static_cast<int>(n)) {
+    for (const auto& transport : participants) transport->ReleaseKept(call->net->GetChannel());
+  }
   channel_labels_[call->net->GetChannel()].operation = op_name(args.op);
   return *calls_.emplace(std::make_pair(group, seq), std::move(call)).first->second;
 }
@@ -167,7 +192,7 @@ void CollectiveEngine::member_done(Call* call, uint32_t index) {
 void CollectiveEngine::finish(Call& call, uint32_t index) {
   if (call.data) call.data->detach(static_cast<int>(index));
   auto work = call.works[index];
-  if (++call.completed == static_cast<int>(call.works.size())) {
+  if (++call.completed == call.members_here) {
     // Every message of the call has been delivered: its channel will not be seen again.
     channel_labels_.erase(call.net->GetChannel());
     calls_.erase(std::make_pair(call.group, call.seq));  // destroys `call`

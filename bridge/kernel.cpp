@@ -193,6 +193,7 @@ RunOutcome Kernel::run() {
 
   // Fibers start parked; the t = 0 events below release them in rank order.
   for (auto& lp : lps_) {
+    if (!runs_here(lp->rank)) continue;
     LogicalProcess* raw = lp.get();
     lp->fiber = boost::fibers::fiber(std::allocator_arg,
                                      boost::fibers::protected_fixedsize_stack(config_.stack_bytes),
@@ -202,7 +203,9 @@ RunOutcome Kernel::run() {
   }
   // LPs run before the kernel's fiber: each reaches its first wait before time starts.
   boost::this_fiber::yield();
-  for (auto& lp : lps_) schedule_resume(*lp, 0);
+  for (auto& lp : lps_) {
+    if (runs_here(lp->rank)) schedule_resume(*lp, 0);
+  }
 
   {
     const InterruptScope interrupts([this](int signal) { interrupt(signal); });
@@ -213,7 +216,7 @@ RunOutcome Kernel::run() {
     }
   }
 
-  if (outcome_.status == RunOutcome::Status::kCompleted && finished_ < lp_count()) {
+  if (outcome_.status == RunOutcome::Status::kCompleted && finished_ < local_count()) {
     // ns-3 ran dry with LPs still waiting: nothing can ever wake them.
     if (crashed_ > 0 || !faults_so_far().empty()) {
       end_after_fault("ns-3 has nothing left to do and ranks have not finished");
@@ -263,7 +266,7 @@ void Kernel::lp_main(LogicalProcess& lp) {
   if (!lp.cancelled) recorder_.finished(lp.rank, now_ns());
   ++finished_;
   if (finished_ == lp_count() && !stopping_) ns3::Simulator::Stop();
-  if (crashed_ > 0 && finished_ + crashed_ == lp_count()) request_quiescence_check();
+  if (crashed_ > 0 && finished_ + crashed_ == local_count()) request_quiescence_check();
   kernel_baton_.post();
 }
 
@@ -412,6 +415,9 @@ void Kernel::request_quiescence_check() {
 
 void Kernel::check_quiescence() {
   check_scheduled_ = false;
+  // Across processes nothing here sees another process's messages in flight: a deadlock is
+  // what is left blocked when ns-3 runs dry everywhere (run()).
+  if (!local_.empty()) return;
   if (stopping_ || finished_ == lp_count() || pending_resumes_ > 0) return;
   if (finished_ + crashed_ == lp_count()) {
     end_after_fault("every rank that did not crash has finished, so the run cannot finish");
@@ -525,6 +531,15 @@ void Kernel::cancel_unfinished() {
     lp->fiber.join();
   }
   at::ThreadLocalState::setThreadLocalState(kernel_torch_state_);
+}
+
+void Kernel::run_only(std::vector<bool> local) {
+  if (local.size() != lps_.size()) {
+    throw std::invalid_argument("run_only: " + std::to_string(local.size()) + " flags for " +
+                                std::to_string(lps_.size()) + " LPs");
+  }
+  local_count_ = static_cast<int>(std::count(local.begin(), local.end(), true));
+  local_ = std::move(local);
 }
 
 std::string Kernel::deadlock_report() const {

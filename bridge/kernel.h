@@ -119,6 +119,15 @@ class Kernel {
   // connection to rank1 was lost at t=..."), noted when it happens.
   void note_fault_effect(std::string what) { fault_effects_.push_back(std::move(what)); }
 
+  // Before run(), in one process of a distributed simulation (bridge/distributed.h): only
+  // the LPs with local[rank] run here, the others in the processes that hold their nodes.
+  // The run then ends when ns-3 has nothing left to do in any process (it does not stop when
+  // this process's LPs finish: its nodes may still carry other processes' packets), and a
+  // deadlock is what is left blocked then, reported for this process's LPs.
+  void run_only(std::vector<bool> local);
+  // Whether rank's LP runs in this process.
+  bool runs_here(int rank) const { return local_.empty() || local_[static_cast<size_t>(rank)]; }
+
   // Runs ns-3 and the LPs until every LP has returned, a deadlock, an LP throws, or a
   // watched signal stops it (bridge/interrupts.h).
   // The caller owns ns-3's lifetime (Simulator::Destroy after reading results).
@@ -192,6 +201,9 @@ class Kernel {
 
   KernelConfig config_;
   std::vector<std::unique_ptr<LogicalProcess>> lps_;
+  std::vector<bool> local_;  // run_only's; empty: every LP runs here
+  int local_count_ = -1;     // LPs that run here; -1: all
+  int local_count() const { return local_count_ < 0 ? lp_count() : local_count_; }
   LogicalProcess* running_ = nullptr;
   Baton kernel_baton_;
   at::ThreadLocalState kernel_torch_state_;

@@ -249,32 +249,23 @@ LinkSampler::~LinkSampler() = default;
 
 size_t LinkSampler::directions() const { return state_->directions.size(); }
 
-LinkActivity LinkSampler::finish(int64_t end_ns) {
+int64_t LinkSampler::fitted_width_ps(int64_t end_ns) {
+  state_->fit(std::max<int64_t>(end_ns, 1) * 1000);
+  return state_->width_ps;
+}
+
+LinkActivity LinkSampler::finish(int64_t end_ns, int64_t width_ps, size_t max_links) {
   State& state = *state_;
   const int64_t end_ps = std::max<int64_t>(end_ns, 1) * 1000;
   state.fit(end_ps);
+  while (state.width_ps < width_ps) state.widen();
   const size_t bins = size_t((end_ps + state.width_ps - 1) / state.width_ps);
 
-  std::vector<size_t> busy;  // directions that carried bytes, in node and device order
-  std::vector<int64_t> total_busy(state.directions.size(), 0);
-  for (size_t i = 0; i < state.directions.size(); ++i) {
-    const auto& series = state.directions[i].busy_ps;
-    total_busy[i] = std::accumulate(series.begin(), series.end(), int64_t(0));
-    if (!state.directions[i].bytes.empty()) busy.push_back(i);
-  }
   LinkActivity activity;
   activity.interval_ns = state.width_ps / 1000;
-  if (busy.size() > kMaxLinks) {
-    std::vector<size_t> ranked = busy;
-    std::stable_sort(ranked.begin(), ranked.end(),
-                     [&](size_t a, size_t b) { return total_busy[a] > total_busy[b]; });
-    ranked.resize(kMaxLinks);
-    std::sort(ranked.begin(), ranked.end());
-    activity.links_omitted = busy.size() - kMaxLinks;
-    busy = std::move(ranked);
-  }
-  for (size_t i : busy) {
-    State::Direction& direction = state.directions[i];
+  // Directions that carried bytes, in node and device order.
+  for (State::Direction& direction : state.directions) {
+    if (direction.bytes.empty()) continue;
     direction.queue_until(end_ps);
     LinkSeries series;
     series.name = direction.name;
@@ -288,7 +279,26 @@ LinkActivity LinkSampler::finish(int64_t end_ns) {
     series.credit_stall_ps = direction.stall_ps;
     activity.links.push_back(std::move(series));
   }
+  keep_busiest(activity, max_links);
   return activity;
+}
+
+void keep_busiest(LinkActivity& activity, size_t max_links) {
+  std::vector<LinkSeries>& links = activity.links;
+  if (links.size() <= max_links) return;
+  std::vector<int64_t> busy;
+  for (const LinkSeries& series : links) {
+    busy.push_back(std::accumulate(series.busy_ps.begin(), series.busy_ps.end(), int64_t(0)));
+  }
+  std::vector<size_t> ranked(links.size());
+  std::iota(ranked.begin(), ranked.end(), size_t(0));
+  std::stable_sort(ranked.begin(), ranked.end(), [&](size_t a, size_t b) { return busy[a] > busy[b]; });
+  ranked.resize(max_links);
+  std::sort(ranked.begin(), ranked.end());
+  std::vector<LinkSeries> kept;
+  for (size_t i : ranked) kept.push_back(std::move(links[i]));
+  activity.links_omitted += links.size() - max_links;
+  links = std::move(kept);
 }
 
 }  // namespace uniference

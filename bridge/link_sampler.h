@@ -54,8 +54,13 @@ class LinkSampler {
   LinkSampler(const LinkSampler&) = delete;
   LinkSampler& operator=(const LinkSampler&) = delete;
 
-  // The intervals from t = 0 to end_ns (the run's end: the last rank's finish).
-  LinkActivity finish(int64_t end_ns);
+  // The intervals from t = 0 to end_ns (the run's end: the last rank's finish), the busiest
+  // max_links directions. A process of a distributed simulation taps the directions its
+  // nodes send on; its peers agree on the widest interval (fitted_width_ps), keep every
+  // direction, and process 0 joins them (keep_busiest).
+  LinkActivity finish(int64_t end_ns, int64_t width_ps = 0, size_t max_links = kMaxLinks);
+  // The interval's width in ps, once widened to hold end_ns.
+  int64_t fitted_width_ps(int64_t end_ns);
 
   // Directions tapped (whether or not they carried anything).
   size_t directions() const;
@@ -65,5 +70,9 @@ class LinkSampler {
  private:
   std::shared_ptr<State> state_;
 };
+
+// Keeps the max_links directions of `activity` with the most busy time (the earlier of two
+// alike), in their order, and counts the rest in links_omitted.
+void keep_busiest(LinkActivity& activity, size_t max_links);
 
 }  // namespace uniference

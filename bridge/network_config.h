@@ -102,6 +102,9 @@ struct NetworkConfig {
   std::map<std::string, uint32_t> topology_options;
   // placement[r] is the endpoint rank r sits on; empty: rank r on endpoint r ("packed").
   std::vector<uint32_t> placement;
+  // Processes of a distributed simulation that the fabric is cut across (bridge/distributed.h);
+  // 1: one process, nothing cut.
+  uint32_t processes = 1;
   WanConfig wan;
   // The endpoints' software: how long a message that arrived waits before the communication
   // library hands it on (MessageTransport's HandlingDelay): measured delays, each drawn

@@ -20,7 +20,7 @@ NS_OBJECT_ENSURE_REGISTERED(ProgressScheduler);
 
 ns3::TypeId ProgressScheduler::GetTypeId() {
   static ns3::TypeId tid = ns3::TypeId("uniference::ProgressScheduler")
-                               .SetParent<ns3::MapScheduler>()
+                               .SetParent<ns3::FabricFirstScheduler>()
                                .SetGroupName("Uniference")
                                .AddConstructor<ProgressScheduler>();
   return tid;
@@ -28,7 +28,7 @@ ns3::TypeId ProgressScheduler::GetTypeId() {
 
 ns3::Scheduler::Event ProgressScheduler::RemoveNext() {
   if ((++taken_ & 4095) == 0 && hook()) hook()();
-  return MapScheduler::RemoveNext();
+  return FabricFirstScheduler::RemoveNext();
 }
 
 void ProgressScheduler::Install(std::function<void()> tick) {

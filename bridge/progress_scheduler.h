@@ -1,18 +1,18 @@
-// ns-3's default event list (MapScheduler) that also calls a hook every 4096th event taken
-// from it: how a progress line hears of a simulation that runs long without resuming a rank
+// The simulation's event list (ns3::FabricFirstScheduler, which SimCluster installs) that
+// also calls a hook every 4096th event taken from it: how a progress line hears of a simulation that runs long without resuming a rank
 // (one large collective is thousands of packets inside ns-3 and no rank code). An event of
 // its own would not do: it would keep the simulator from running dry, which is how the
-// kernel recognises a deadlock, and outlive the run. The events come out in MapScheduler's
-// order, so a run's results are the same with the hook as without.
+// kernel recognises a deadlock, and outlive the run. The events come out in the same order,
+// so a run's results are the same with the hook as without.
 #pragma once
 
-#include <ns3/map-scheduler.h>
+#include <ns3/fabric-first-scheduler.h>
 
 #include <functional>
 
 namespace uniference {
 
-class ProgressScheduler : public ns3::MapScheduler {
+class ProgressScheduler : public ns3::FabricFirstScheduler {
  public:
   static ns3::TypeId GetTypeId();
 

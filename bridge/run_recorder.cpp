@@ -114,6 +114,16 @@ void RunRecorder::message_delivered(int src, int dst, int64_t ns) {
   record_.messages.push_back(std::move(message));
 }
 
+std::vector<NetMessage> RunRecorder::sent_elsewhere() const {
+  std::vector<NetMessage> sent;
+  for (const auto& [pair, wire] : on_the_wire_) sent.insert(sent.end(), wire.begin(), wire.end());
+  // The hash map's order is not the same in every build: by pair, each pair's in order.
+  std::stable_sort(sent.begin(), sent.end(), [](const NetMessage& a, const NetMessage& b) {
+    return std::make_pair(a.src, a.dst) < std::make_pair(b.src, b.dst);
+  });
+  return sent;
+}
+
 void RunRecorder::token(int64_t prompt, int64_t token, int64_t ns) {
   record_.token_prompts.push_back(prompt);
   record_.tokens.push_back(token);

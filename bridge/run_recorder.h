@@ -44,6 +44,16 @@ class RunRecorder {
   void message_sent(int src, int dst, const std::string& label, uint64_t bytes, int64_t ns,
                     const std::string& compute_label = "");
   void message_delivered(int src, int dst, int64_t ns);
+  // In one process of a distributed simulation: a message from a rank whose LP runs in
+  // another process arrived (its sending half is in that process's recorder).
+  void message_arrived(int src, int dst, int64_t ns) {
+    arrived_.push_back(NetMessage{src, dst, 0, 0, ns, ""});
+  }
+  // The halves of messages between processes: those sent here and not delivered here (recv_ns
+  // 0), in the order each pair sent them, and those that arrived from elsewhere, in arrival
+  // order (bytes and send_ns 0). A distributed run's process 0 joins them pair by pair.
+  std::vector<NetMessage> sent_elsewhere() const;
+  const std::vector<NetMessage>& arrived_from_elsewhere() const { return arrived_; }
   // A deployed rank handed `bytes` (the call's payload, nccl-tests' S) to a library whose
   // messages are not seen: counted as sent, under `label` and `operation`.
   void payload_sent(int rank, const std::string& operation, const std::string& label,
@@ -82,6 +92,7 @@ class RunRecorder {
   // every message.
   std::unordered_map<uint64_t, std::deque<NetMessage>> on_the_wire_;
   std::map<std::pair<int, std::string>, int64_t> open_phases_;  // (rank, name) -> began at
+  std::vector<NetMessage> arrived_;  // message_arrived's
 };
 
 }  // namespace uniference

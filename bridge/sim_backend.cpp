@@ -20,8 +20,13 @@ SimBackend::SimBackend(Kernel& kernel, std::vector<ns3::Ptr<ns3::MessageTranspor
     throw std::invalid_argument("SimBackend: " + std::to_string(world_size()) +
                                 " transports for " + std::to_string(kernel_.lp_count()) + " LPs");
   }
+  bool across = false;
+  for (int r = 0; r < world_size(); ++r) across = across || !kernel_.runs_here(r);
   for (int r = 0; r < world_size(); ++r) {
     auto& transport = transports_[static_cast<size_t>(r)];
+    // Across processes a collective is set up here when this process's first member enters;
+    // a member elsewhere may send before that.
+    transport->SetKeepUnheard(across);
     transport->TraceConnectWithoutContext("MessageQueued",
                                           ns3::MakeBoundCallback(&SimBackend::on_queued, this, r));
     transport->TraceConnectWithoutContext("MessageSent",
@@ -54,7 +59,7 @@ void SimBackend::on_sent(SimBackend* backend, int rank, uint32_t dst, uint64_t c
   std::string operation = "message", compute_label;
   if (channel == PointToPoint::kChannel) {
     operation = op_name(OpType::kSend);
-    compute_label = backend->point_to_point_.compute_label(cookie);
+    compute_label = backend->point_to_point_.compute_label(rank, static_cast<int>(dst), cookie);
   } else if (auto label = backend->channel_labels_.find(channel);
              label != backend->channel_labels_.end()) {
     operation = label->second.operation;
@@ -69,8 +74,12 @@ void SimBackend::on_sent(SimBackend* backend, int rank, uint32_t dst, uint64_t c
 void SimBackend::on_delivered(SimBackend* backend, int rank, uint32_t src, uint64_t, uint64_t,
                               uint64_t) {
   ++backend->delivered_;
-  backend->kernel_.recorder().message_delivered(static_cast<int>(src), rank,
-                                                ns3::Simulator::Now().GetNanoSeconds());
+  const int64_t now = ns3::Simulator::Now().GetNanoSeconds();
+  if (backend->kernel_.runs_here(static_cast<int>(src))) {
+    backend->kernel_.recorder().message_delivered(static_cast<int>(src), rank, now);
+  } else {
+    backend->kernel_.recorder().message_arrived(static_cast<int>(src), rank, now);
+  }
   backend->kernel_.request_quiescence_check();
 }
 

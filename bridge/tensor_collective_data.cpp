@@ -1,5 +1,8 @@
 #include "bridge/tensor_collective_data.h"
 
+#include "bridge/distributed.h"
+#include "bridge/tensor_bytes.h"
+
 #include <stdexcept>
 #include <string>
 
@@ -25,8 +28,9 @@ const char* buffer_name(ns3::CollectiveProgram::Buffer buffer) {
 }
 }  // namespace
 
-TensorCollectiveData::TensorCollectiveData(int members, ReduceOp reduce)
-    : reduce_(reduce), members_(static_cast<size_t>(members)) {}
+TensorCollectiveData::TensorCollectiveData(int members, ReduceOp reduce,
+                                           std::function<uint32_t(uint32_t)> process_of)
+    : reduce_(reduce), members_(static_cast<size_t>(members)), process_of_(std::move(process_of)) {}
 
 void TensorCollectiveData::attach(int member, const at::Tensor& input, const at::Tensor& output) {
   Member& m = members_.at(static_cast<size_t>(member));
@@ -107,6 +111,30 @@ void TensorCollectiveData::Local(uint32_t participant, const ns3::CollectiveProg
                                  ns3::CollectiveProgram::Action action) {
   // Through a copy: the regions may overlap.
   write(locate(participant, into), locate(participant, from).clone(), action);
+}
+
+namespace {
+std::string across_key(uint64_t channel, uint32_t from, uint32_t to, uint32_t sequence) {
+  return "collective/" + std::to_string(channel) + "/" + std::to_string(from) + "/" +
+         std::to_string(to) + "/" + std::to_string(sequence);
+}
+}  // namespace
+
+void TensorCollectiveData::SendAcross(uint32_t from, uint32_t to, uint64_t channel,
+                                      uint32_t sequence,
+                                      std::unique_ptr<ns3::CollectivePayload> payload) {
+  if (!process_of_) throw std::logic_error("TensorCollectiveData: a member in another process");
+  distributed::post(process_of_(to), across_key(channel, from, to, sequence),
+                    tensor_to_bytes(static_cast<const TensorPayload&>(*payload).values));
+}
+
+std::unique_ptr<ns3::CollectivePayload> TensorCollectiveData::ReceiveAcross(uint32_t from,
+                                                                            uint32_t to,
+                                                                            uint64_t channel,
+                                                                            uint32_t sequence) {
+  if (!process_of_) throw std::logic_error("TensorCollectiveData: a member in another process");
+  return std::make_unique<TensorPayload>(
+      tensor_from_bytes(distributed::take(process_of_(from), across_key(channel, from, to, sequence))));
 }
 
 }  // namespace uniference

@@ -8,13 +8,17 @@
 #include <ATen/ATen.h>
 #include <ns3/collective-data.h>
 
+#include <functional>
 #include <vector>
 
 namespace uniference {
 
 class TensorCollectiveData : public ns3::CollectiveData {
  public:
-  TensorCollectiveData(int members, ReduceOp reduce);
+  // process_of(member): the process of a distributed simulation that runs the member (the
+  // values of messages between processes travel beside their packets); null: one process.
+  TensorCollectiveData(int members, ReduceOp reduce,
+                       std::function<uint32_t(uint32_t member)> process_of = nullptr);
 
   // A member's buffers, before it enters: `input` (may be undefined) and `output`, written in
   // place (may be undefined where the member receives nothing).
@@ -29,6 +33,10 @@ class TensorCollectiveData : public ns3::CollectiveData {
                const ns3::CollectivePayload& payload, ns3::CollectiveProgram::Action action) override;
   void Local(uint32_t participant, const ns3::CollectiveProgram::Region& into,
              const ns3::CollectiveProgram::Region& from, ns3::CollectiveProgram::Action action) override;
+  void SendAcross(uint32_t from, uint32_t to, uint64_t channel, uint32_t sequence,
+                  std::unique_ptr<ns3::CollectivePayload> payload) override;
+  std::unique_ptr<ns3::CollectivePayload> ReceiveAcross(uint32_t from, uint32_t to,
+                                                        uint64_t channel, uint32_t sequence) override;
 
  private:
   struct Member {
@@ -42,6 +50,7 @@ class TensorCollectiveData : public ns3::CollectiveData {
 
   ReduceOp reduce_;
   std::vector<Member> members_;
+  std::function<uint32_t(uint32_t)> process_of_;
 };
 
 }  // namespace uniference

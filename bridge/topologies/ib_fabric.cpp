@@ -28,6 +28,7 @@ void configure_ib_fabric(ns3::IbFabricHelper& fabric, const NetworkConfig& confi
   fabric.SetTransportAttribute("CongestionControl", ns3::TypeIdValue(control));
   // A congestion control reacts to marks (FECN, ECN) only: switches mark when one is on.
   fabric.SetSwitchAttribute("Marking", ns3::BooleanValue(control != off));
+  fabric.SetPartitions(config.processes);
 }
 
 uint32_t add_intra_server_class(ns3::IbFabricHelper& fabric, const NetworkConfig& config) {

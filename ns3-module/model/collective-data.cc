@@ -18,6 +18,29 @@ CollectivePayload::~CollectivePayload() = default;
 
 CollectiveData::~CollectiveData() = default;
 
+void
+CollectiveData::SendAcross(uint32_t from,
+                           uint32_t to,
+                           uint64_t /* channel */,
+                           uint32_t /* sequence */,
+                           std::unique_ptr<CollectivePayload> /* payload */)
+{
+    NS_FATAL_ERROR("CollectiveData: participant " << from << " sends values to participant " << to
+                                                  << ", whom another process runs; this data "
+                                                     "cannot cross processes");
+}
+
+std::unique_ptr<CollectivePayload>
+CollectiveData::ReceiveAcross(uint32_t from,
+                              uint32_t to,
+                              uint64_t /* channel */,
+                              uint32_t /* sequence */)
+{
+    NS_FATAL_ERROR("CollectiveData: participant " << to << " receives values from participant "
+                                                  << from << ", whom another process runs; this "
+                                                             "data cannot cross processes");
+}
+
 namespace
 {
 /// A message's contents for VectorCollectiveData.

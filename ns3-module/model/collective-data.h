@@ -76,6 +76,30 @@ class CollectiveData : public SimpleRefCount<CollectiveData>
                        const CollectiveProgram::Region& into,
                        const CollectiveProgram::Region& from,
                        CollectiveProgram::Action action) = 0;
+
+    /**
+     * \brief Take a payload to a participant that another process of a distributed
+     * simulation runs (its message's packets carry no values). The default refuses: data that
+     * lives in one process's memory cannot cross.
+     * \param from the sending participant
+     * \param to the receiving participant
+     * \param channel the collective's channel
+     * \param sequence the message's sequence number from `from` to `to`
+     * \param payload what Capture gave
+     */
+    virtual void SendAcross(uint32_t from,
+                            uint32_t to,
+                            uint64_t channel,
+                            uint32_t sequence,
+                            std::unique_ptr<CollectivePayload> payload);
+    /**
+     * \brief The payload that `from`, in another process, sent across to `to` (run here).
+     * \return it, once its message has been delivered
+     */
+    virtual std::unique_ptr<CollectivePayload> ReceiveAcross(uint32_t from,
+                                                             uint32_t to,
+                                                             uint64_t channel,
+                                                             uint32_t sequence);
 };
 
 /**

@@ -160,6 +160,18 @@ Collective::GetBytes() const
     return m_bytes;
 }
 
+void
+Collective::SetChannel(uint64_t channel)
+{
+    NS_ABORT_MSG_IF(m_setup,
+                    GetInstanceTypeId().GetName() << " on channel " << m_channel
+                                                  << ": SetChannel after Setup");
+    NS_ABORT_MSG_UNLESS(channel < FIRST_CHANNEL,
+                        "Collective::SetChannel: channel " << channel
+                                                           << " is in the range the module draws from");
+    m_channel = channel;
+}
+
 uint64_t
 Collective::GetChannel() const
 {

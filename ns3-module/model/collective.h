@@ -92,6 +92,14 @@ class Collective : public Object
     /// \return the channel this instance uses on the participants' transports
     uint64_t GetChannel() const;
     /**
+     * \brief Before Setup: use this channel instead of the one drawn at construction. The
+     * processes of a distributed simulation each create the collectives whose participants
+     * they run, each in its own order; the same call must have the same channel in all of
+     * them. Channels below FIRST_CHANNEL are the caller's to keep unique.
+     * \param channel the channel, below FIRST_CHANNEL
+     */
+    void SetChannel(uint64_t channel);
+    /**
      * \param index a participant's index in the group
      * \return its transport
      */

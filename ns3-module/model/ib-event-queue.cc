@@ -4,6 +4,8 @@
 
 #include "ib-event-queue.h"
 
+#include "fabric-first-scheduler.h"
+
 #include "ib-net-device.h"
 
 #include "ns3/log.h"
@@ -84,6 +86,7 @@ IbEventQueue::Arm()
     m_event = Simulator::Schedule(NanoSeconds(next - Simulator::Now().GetNanoSeconds()),
                                   &IbEventQueue::Run,
                                   this);
+    FabricFirstScheduler::Promote(m_event);
 }
 
 void

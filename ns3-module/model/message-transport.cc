@@ -169,9 +169,43 @@ MessageTransport::Deliver(uint32_t source, uint64_t channel, uint64_t cookie, ui
 }
 
 void
+MessageTransport::SetKeepUnheard(bool keep)
+{
+    m_keepUnheard = keep;
+}
+
+void
+MessageTransport::ReleaseKept(uint64_t channel)
+{
+    auto kept = m_kept.find(channel);
+    if (kept == m_kept.end())
+    {
+        return;
+    }
+    const std::vector<Kept> messages = std::move(kept->second);
+    m_kept.erase(kept);
+    for (const Kept& message : messages)
+    {
+        // Looked up each time: the listener may Unlisten its channel when it completes.
+        auto it = m_listeners.find(channel);
+        NS_ABORT_MSG_IF(it == m_listeners.end(),
+                        "endpoint " << m_endpointId << ": a message kept for channel " << channel
+                                    << " has no listener to take it");
+        ReceiveCallback listener = it->second;
+        listener(message.source, message.cookie, message.bytes);
+    }
+}
+
+void
 MessageTransport::HandOn(uint32_t source, uint64_t channel, uint64_t cookie, uint64_t bytes)
 {
     auto it = m_listeners.find(channel);
+    if (it == m_listeners.end() && m_keepUnheard)
+    {
+        m_messageDeliveredTrace(source, channel, cookie, bytes);
+        m_kept[channel].push_back(Kept{source, cookie, bytes});
+        return;
+    }
     if (it == m_listeners.end())
     {
         NS_FATAL_ERROR("endpoint " << m_endpointId << " at " << Simulator::Now().As(Time::US)

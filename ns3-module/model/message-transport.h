@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <unordered_map>
+#include <vector>
 
 namespace ns3
 {
@@ -86,7 +87,8 @@ class MessageTransport : public Application
     /**
      * \brief Deliver the messages that arrive on a channel to a callback.
      *
-     * A message that arrives on a channel without a listener is a fatal error.
+     * A message that arrives on a channel without a listener is a fatal error, unless the
+     * transport keeps such messages (SetKeepUnheard).
      *
      * \param channel the channel; at most one listener per channel
      * \param cb called once per complete message
@@ -95,6 +97,22 @@ class MessageTransport : public Application
 
     /// \param channel a channel whose listener to remove
     void Unlisten(uint64_t channel);
+
+    /**
+     * \brief Keep messages that arrive on a channel without a listener, instead of failing.
+     *
+     * In a distributed simulation each process sets a collective up when the first of its own
+     * participants enters, so a message from a participant in another process may arrive
+     * first. It is delivered (MessageDelivered fires) when it arrives and handed to the
+     * listener by ReleaseKept.
+     * \param keep whether to keep them
+     */
+    void SetKeepUnheard(bool keep);
+    /**
+     * \brief Hand the messages kept for a channel, in arrival order, to its listener, now.
+     * \param channel a channel with a listener
+     */
+    void ReleaseKept(uint64_t channel);
 
     /**
      * \brief Queue a message for another endpoint.
@@ -181,6 +199,15 @@ class MessageTransport : public Application
 
     uint32_t m_endpointId;                                     //!< This endpoint's id
     std::unordered_map<uint64_t, ReceiveCallback> m_listeners; //!< Channel to listener
+    /// A message kept for a channel without a listener: source, cookie, bytes.
+    struct Kept
+    {
+        uint32_t source; //!< Its sender
+        uint64_t cookie; //!< Its cookie
+        uint64_t bytes;  //!< Its size
+    };
+    bool m_keepUnheard{false};                             //!< SetKeepUnheard
+    std::unordered_map<uint64_t, std::vector<Kept>> m_kept; //!< Channel to its kept messages
     Ptr<RandomVariableStream> m_handlingDelay; //!< HandlingDelay attribute, in seconds; may be null
     Time m_handedOnUntil; //!< When the last delayed message is handed on
 

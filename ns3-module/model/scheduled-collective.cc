@@ -8,6 +8,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -420,15 +421,25 @@ ScheduledCollective::Start(uint32_t index, CollectiveProgram::Step step)
     }
 }
 
+bool
+ScheduledCollective::RunsHere(uint32_t participant) const
+{
+    return GetParticipant(participant)->GetNode()->GetSystemId() == Simulator::GetSystemId();
+}
+
 void
 ScheduledCollective::Transmit(uint32_t index, CollectiveProgram::Step step)
 {
     const CollectiveProgram::Op& op = m_runners[index]->program.GetOps()[step];
     NS_LOG_LOGIC("participant " << index << " sends #" << op.sequence << " to " << op.peer << ": "
                                 << WireBytes(op) << " bytes");
-    if (m_data)
+    if (m_data && RunsHere(op.peer))
     {
         m_inFlight[op.peer][Key(index, op.sequence)] = m_data->Capture(index, op.region);
+    }
+    else if (m_data)
+    {
+        m_data->SendAcross(index, op.peer, GetChannel(), op.sequence, m_data->Capture(index, op.region));
     }
     SendTo(index,
            op.peer,
@@ -474,7 +485,12 @@ ScheduledCollective::Finish(uint32_t index, CollectiveProgram::Step step)
     Runner& r = *m_runners[index];
     const CollectiveProgram::Op& op = r.program.GetOps()[step];
     NS_ASSERT(!(r.flags[step] & DONE));
-    if (op.kind == CollectiveProgram::RECV && m_data)
+    if (op.kind == CollectiveProgram::RECV && m_data && !RunsHere(op.peer))
+    {
+        const auto payload = m_data->ReceiveAcross(op.peer, index, GetChannel(), op.sequence);
+        m_data->Deliver(index, op.region, *payload, op.action);
+    }
+    else if (op.kind == CollectiveProgram::RECV && m_data)
     {
         auto it = m_inFlight[index].find(Key(op.peer, op.sequence));
         NS_ASSERT(it != m_inFlight[index].end());

@@ -223,6 +223,12 @@ class ScheduledCollective : public Collective
      */
     void Transmit(uint32_t index, CollectiveProgram::Step step);
     /**
+     * \param participant a participant
+     * \return whether this process runs it (in a distributed simulation, another may: its
+     * messages' values then cross by the data's SendAcross and ReceiveAcross)
+     */
+    bool RunsHere(uint32_t participant) const;
+    /**
      * A receiver's ready notification arrived at the sender.
      * \param index the sender
      * \param to the receiver

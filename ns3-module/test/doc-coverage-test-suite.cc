@@ -272,6 +272,10 @@ class DocCoverageTestCase : public ModuleSourceTestCase
         }
         for (const auto& [title, documented] : reference.typeIds)
         {
+            if (!IsBuilt(title))
+            {
+                continue; // documented for the builds that have it
+            }
             NS_TEST_EXPECT_MSG_EQ(module.count(title),
                                   1u,
                                   DOC << " documents " << title << ", not a TypeId of the module");

@@ -1,0 +1,146 @@
+#include "apps/distributed_run.h"
+
+#include "apps/record_json.h"
+#include "bridge/link_sampler.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <stdexcept>
+#include <tuple>
+
+namespace uniference {
+
+using nlohmann::json;
+
+std::string part_to_text(const ProcessPart& part) {
+  return json{{"record", record_to_json(part.record)},
+              {"ranks_here", part.ranks_here},
+              {"sent_elsewhere", messages_to_json(part.sent_elsewhere)},
+              {"arrived", messages_to_json(part.arrived)},
+              {"status", int(part.outcome.status)},
+              {"report", part.outcome.report},
+              {"signal", part.outcome.signal}}
+      .dump();
+}
+
+ProcessPart part_from_text(const std::string& text) {
+  try {
+    const json in = json::parse(text);
+    ProcessPart part;
+    part.record = record_from_json(in.at("record"));
+    part.ranks_here = in.at("ranks_here").get<std::vector<bool>>();
+    part.sent_elsewhere = messages_from_json(in.at("sent_elsewhere"));
+    part.arrived = messages_from_json(in.at("arrived"));
+    part.outcome.status = RunOutcome::Status(in.at("status").get<int>());
+    part.outcome.report = in.at("report").get<std::string>();
+    part.outcome.signal = in.at("signal").get<int>();
+    return part;
+  } catch (const json::exception& e) {
+    throw std::invalid_argument(std::string("a process's part of the run is malformed: ") + e.what());
+  }
+}
+
+namespace {
+
+// An error outranks a deadlock, which outranks completion.
+int severity(RunOutcome::Status status) {
+  switch (status) {
+    case RunOutcome::Status::kCompleted: return 0;
+    case RunOutcome::Status::kDeadlock: return 1;
+    default: return 2;
+  }
+}
+
+std::vector<NetMessage> join_messages(const std::vector<ProcessPart>& parts) {
+  std::vector<NetMessage> messages;
+  std::map<std::pair<int, int>, std::deque<NetMessage>> sent;  // per pair, in send order
+  for (const ProcessPart& part : parts) {
+    messages.insert(messages.end(), part.record.messages.begin(), part.record.messages.end());
+    for (const NetMessage& m : part.sent_elsewhere) sent[{m.src, m.dst}].push_back(m);
+  }
+  for (const ProcessPart& part : parts) {
+    for (const NetMessage& arrival : part.arrived) {
+      auto& wire = sent[{arrival.src, arrival.dst}];
+      if (wire.empty()) {
+        throw std::logic_error("a message from rank " + std::to_string(arrival.src) + " to rank " +
+                               std::to_string(arrival.dst) + " arrived that no process sent");
+      }
+      NetMessage message = std::move(wire.front());
+      wire.pop_front();
+      message.recv_ns = arrival.recv_ns;
+      messages.push_back(std::move(message));
+    }
+  }
+  // One process records a message when it arrives.
+  std::stable_sort(messages.begin(), messages.end(),
+                   [](const NetMessage& a, const NetMessage& b) { return a.recv_ns < b.recv_ns; });
+  return messages;
+}
+
+LinkActivity join_links(const std::vector<ProcessPart>& parts,
+                        const std::vector<std::string>& direction_order) {
+  std::map<std::string, size_t> place;
+  for (size_t i = 0; i < direction_order.size(); ++i) place.emplace(direction_order[i], i);
+  LinkActivity links;
+  for (const ProcessPart& part : parts) {
+    links.interval_ns = std::max(links.interval_ns, part.record.links.interval_ns);
+    links.links.insert(links.links.end(), part.record.links.links.begin(), part.record.links.links.end());
+  }
+  std::stable_sort(links.links.begin(), links.links.end(), [&](const LinkSeries& a, const LinkSeries& b) {
+    return place.at(a.name) < place.at(b.name);
+  });
+  keep_busiest(links, LinkSampler::kMaxLinks);
+  return links;
+}
+
+}  // namespace
+
+JoinedRun join_parts(const std::vector<ProcessPart>& parts,
+                     const std::vector<std::string>& direction_order) {
+  if (parts.empty()) throw std::invalid_argument("join_parts: no parts");
+  JoinedRun joined;
+  RunRecord& record = joined.record;
+  const size_t ranks = parts.front().ranks_here.size();
+  record.ranks.resize(ranks);
+  std::vector<std::tuple<int64_t, int64_t, int64_t>> tokens;  // time, prompt, token
+  for (const ProcessPart& part : parts) {
+    const RunRecord& mine = part.record;
+    for (size_t r = 0; r < ranks && r < mine.ranks.size(); ++r) {
+      if (part.ranks_here.at(r)) record.ranks[r] = mine.ranks[r];
+    }
+    record.deployed_on = mine.deployed_on;
+    record.total_ns = std::max(record.total_ns, mine.total_ns);
+    record.device_memory_bytes = std::max(record.device_memory_bytes, mine.device_memory_bytes);
+    record.spans.insert(record.spans.end(), mine.spans.begin(), mine.spans.end());
+    record.requests.insert(record.requests.end(), mine.requests.begin(), mine.requests.end());
+    record.phases.insert(record.phases.end(), mine.phases.begin(), mine.phases.end());
+    for (size_t i = 0; i < mine.tokens.size(); ++i) {
+      tokens.emplace_back(mine.token_times_ns[i], mine.token_prompts[i], mine.tokens[i]);
+    }
+    const RunOutcome& outcome = part.outcome;
+    if (severity(outcome.status) > severity(joined.outcome.status)) {
+      joined.outcome = outcome;
+    } else if (outcome.status == joined.outcome.status && !outcome.report.empty()) {
+      // The same kind of end elsewhere: its waits and errors belong in the one report.
+      joined.outcome.report += (joined.outcome.report.empty() ? "" : "\n") + outcome.report;
+    }
+  }
+  std::stable_sort(tokens.begin(), tokens.end(),
+                   [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
+  for (const auto& [time, prompt, token] : tokens) {
+    record.token_times_ns.push_back(time);
+    record.token_prompts.push_back(prompt);
+    record.tokens.push_back(token);
+  }
+  record.messages = join_messages(parts);
+  record.links = join_links(parts, direction_order);
+  // Time-varying links and faults are refused across processes: each process has them all.
+  record.outages = parts.front().record.outages;
+  record.link_conditions = parts.front().record.link_conditions;
+  return joined;
+}
+
+}  // namespace uniference
