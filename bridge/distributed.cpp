@@ -18,8 +18,9 @@
 namespace uniference::distributed {
 
 bool launched_with_peers() {
-  // Open MPI's mpirun, and the process managers of MPICH and Slurm's srun.
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "SLURM_NTASKS"}) {
+  // Open MPI's mpirun, MPICH's process manager, and a step Slurm's srun launched (not the
+  // batch script of a many-task job, which runs once).
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "SLURM_STEP_NUM_TASKS"}) {
     const char* value = std::getenv(name);
     if (value != nullptr && std::atoi(value) > 1) return true;
   }
