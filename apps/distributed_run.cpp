@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 #include <tuple>
 
@@ -123,8 +124,15 @@ JoinedRun join_parts(const std::vector<ProcessPart>& parts,
     const RunOutcome& outcome = part.outcome;
     if (severity(outcome.status) > severity(joined.outcome.status)) {
       joined.outcome = outcome;
+    } else if (outcome.status == RunOutcome::Status::kDeadlock &&
+               joined.outcome.status == RunOutcome::Status::kDeadlock) {
+      // One deadlock: this process's blocked ranks join the list under the first's heading.
+      std::istringstream lines(outcome.report);
+      for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("  ", 0) == 0) joined.outcome.report += line + "\n";
+      }
     } else if (outcome.status == joined.outcome.status && !outcome.report.empty()) {
-      // The same kind of end elsewhere: its waits and errors belong in the one report.
+      // The same kind of end elsewhere: its errors belong in the one report.
       joined.outcome.report += (joined.outcome.report.empty() ? "" : "\n") + outcome.report;
     }
   }

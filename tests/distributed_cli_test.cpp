@@ -94,6 +94,23 @@ TEST_F(DistributedRun, RefusesWhatCannotCrossAtItsPointer) {
   }
 }
 
+#ifdef DISTRIBUTED_DEADLOCK_PROGRAM
+TEST_F(DistributedRun, ADeadlockBetweenProcessesIsReportedNotHungOn) {
+  // Ranks 0 and 2 wait for each other across the cut; 1 and 3 finish.
+  for (int processes : {1, 2}) {
+    const Result result = run_command("timeout 120 mpirun --allow-run-as-root --oversubscribe -np " +
+                                          std::to_string(processes),
+                                      DISTRIBUTED_DEADLOCK_PROGRAM);
+    EXPECT_EQ(result.exit_code, 3) << processes << " processes:\n" << result.output;
+    EXPECT_NE(result.output.find("rank 0: blocked in recv (rank 2) tag 5"), std::string::npos)
+        << result.output;
+    EXPECT_NE(result.output.find("rank 2: blocked in recv (rank 0) tag 5"), std::string::npos)
+        << result.output;
+    EXPECT_EQ(result.output.find("rank 1: blocked"), std::string::npos) << result.output;
+  }
+}
+#endif
+
 TEST(DistributedRunWithoutMpi, IsRefusedSayingWhy) {
   if (UNIFERENCE_NS3_MPI) GTEST_SKIP() << "this build's ns-3 has its mpi module";
   const Result result =
