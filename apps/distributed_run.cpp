@@ -10,7 +10,6 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
-#include <tuple>
 
 namespace uniference {
 
@@ -103,25 +102,14 @@ JoinedRun join_parts(const std::vector<ProcessPart>& parts,
                      const std::vector<std::string>& direction_order) {
   if (parts.empty()) throw std::invalid_argument("join_parts: no parts");
   JoinedRun joined;
-  RunRecord& record = joined.record;
-  const size_t ranks = parts.front().ranks_here.size();
-  record.ranks.resize(ranks);
-  std::vector<std::tuple<int64_t, int64_t, int64_t>> tokens;  // time, prompt, token
-  for (const ProcessPart& part : parts) {
-    const RunRecord& mine = part.record;
-    for (size_t r = 0; r < ranks && r < mine.ranks.size(); ++r) {
-      if (part.ranks_here.at(r)) record.ranks[r] = mine.ranks[r];
+  std::vector<RunRecord> records;
+  std::vector<size_t> owner(parts.front().ranks_here.size(), parts.size());
+  for (size_t p = 0; p < parts.size(); ++p) {
+    records.push_back(parts[p].record);
+    for (size_t r = 0; r < owner.size(); ++r) {
+      if (parts[p].ranks_here.at(r)) owner[r] = p;
     }
-    record.deployed_on = mine.deployed_on;
-    record.total_ns = std::max(record.total_ns, mine.total_ns);
-    record.device_memory_bytes = std::max(record.device_memory_bytes, mine.device_memory_bytes);
-    record.spans.insert(record.spans.end(), mine.spans.begin(), mine.spans.end());
-    record.requests.insert(record.requests.end(), mine.requests.begin(), mine.requests.end());
-    record.phases.insert(record.phases.end(), mine.phases.begin(), mine.phases.end());
-    for (size_t i = 0; i < mine.tokens.size(); ++i) {
-      tokens.emplace_back(mine.token_times_ns[i], mine.token_prompts[i], mine.tokens[i]);
-    }
-    const RunOutcome& outcome = part.outcome;
+    const RunOutcome& outcome = parts[p].outcome;
     if (severity(outcome.status) > severity(joined.outcome.status)) {
       joined.outcome = outcome;
     } else if (outcome.status == RunOutcome::Status::kDeadlock &&
@@ -136,13 +124,8 @@ JoinedRun join_parts(const std::vector<ProcessPart>& parts,
       joined.outcome.report += (joined.outcome.report.empty() ? "" : "\n") + outcome.report;
     }
   }
-  std::stable_sort(tokens.begin(), tokens.end(),
-                   [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
-  for (const auto& [time, prompt, token] : tokens) {
-    record.token_times_ns.push_back(time);
-    record.token_prompts.push_back(prompt);
-    record.tokens.push_back(token);
-  }
+  joined.record = merge_rank_records(records, owner);
+  RunRecord& record = joined.record;
   record.messages = join_messages(parts);
   record.links = join_links(parts, direction_order);
   // Time-varying links and faults are refused across processes: each process has them all.

@@ -187,15 +187,16 @@ RunRecord record_from_json(const json& in) {
   }
 }
 
-RunRecord merge_rank_records(const std::vector<RunRecord>& records) {
+RunRecord merge_rank_records(const std::vector<RunRecord>& records, const std::vector<size_t>& owner) {
   RunRecord merged;
-  std::vector<std::tuple<int64_t, int64_t, int64_t>> tokens;  // time, prompt, token
-  for (size_t r = 0; r < records.size(); ++r) {
-    const RunRecord& part = records[r];
-    if (r >= part.ranks.size()) {
+  for (size_t r = 0; r < owner.size(); ++r) {
+    if (owner[r] >= records.size() || r >= records[owner[r]].ranks.size()) {
       throw std::invalid_argument("record of rank " + std::to_string(r) + " has no stats for it");
     }
-    merged.ranks.push_back(part.ranks[r]);
+    merged.ranks.push_back(records[owner[r]].ranks[r]);
+  }
+  std::vector<std::tuple<int64_t, int64_t, int64_t>> tokens;  // time, prompt, token
+  for (const RunRecord& part : records) {
     merged.deployed_on = part.deployed_on;
     merged.total_ns = std::max(merged.total_ns, part.total_ns);
     merged.device_memory_bytes = std::max(merged.device_memory_bytes, part.device_memory_bytes);
@@ -215,6 +216,12 @@ RunRecord merge_rank_records(const std::vector<RunRecord>& records) {
     merged.tokens.push_back(token);
   }
   return merged;
+}
+
+RunRecord merge_rank_records(const std::vector<RunRecord>& records) {
+  std::vector<size_t> owner(records.size());
+  std::iota(owner.begin(), owner.end(), size_t(0));
+  return merge_rank_records(records, owner);
 }
 
 }  // namespace uniference

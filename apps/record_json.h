@@ -19,8 +19,11 @@ std::vector<NetMessage> messages_from_json(const nlohmann::json& list);
 nlohmann::json links_to_json(const LinkActivity& links);
 LinkActivity links_from_json(const nlohmann::json& links);
 
-// One record of the ranks' own parts: rank r's stats from records[r], every span and
-// token, tokens in time order, the total the latest finish.
+// One record of parts that each hold some ranks: rank r's stats from records[owner[r]], every
+// span, phase, request and token (tokens in time order, a part's own in its order), the total
+// the latest finish.
+RunRecord merge_rank_records(const std::vector<RunRecord>& records, const std::vector<size_t>& owner);
+// Deployed ranks' own parts: rank r's record is records[r].
 RunRecord merge_rank_records(const std::vector<RunRecord>& records);
 
 }  // namespace uniference
