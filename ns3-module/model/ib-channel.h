@@ -68,7 +68,7 @@ class IbChannel : public Channel
     virtual void CarryPacket(const IbNetDevice* from, const IbPacket& packet, int64_t handOverPs);
     /**
      * \brief Take a credit update to the end in another process (IbRemoteChannel only); see
-     * IbNetDevice::ReceiveCreditsFromRemote for the arguments.
+     * IbNetDevice::TakeCredits for the arguments.
      */
     virtual void CarryCredits(const IbNetDevice* from,
                               int64_t startPs,

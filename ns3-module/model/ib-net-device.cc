@@ -350,10 +350,11 @@ IbNetDevice::Transmit(IbPacket packet)
     if (m_peerRemote)
     {
         m_channel->CarryPacket(this, packet, handOver);
-        return;
     }
-    IbEventQueue& events = IbEventQueue::Get();
-    events.Schedule(IbEventQueue::NsUntil(handOver), IbEventQueue::RECEIVE, m_peer, &packet);
+    else
+    {
+        m_peer->TakePacket(packet, handOver);
+    }
 
 }
 
@@ -439,15 +440,11 @@ IbNetDevice::SendCreditUpdates()
             continue;
         }
         m_advertised[vl] = m_freed[vl];
-        if (m_peerRemote)
+        // The last update sent can take the new count while it has not started on the line
+        // (once started, it may have arrived and been applied).
+        if (m_lastUpdateVl == vl && m_lastUpdateStartPs > now)
         {
-            SendCreditUpdateAcross(vl, now);
-            continue;
-        }
-        std::deque<CreditUpdate>& inbound = m_peer->m_inbound;
-        if (!inbound.empty() && inbound.back().vl == vl && inbound.back().startPs > now)
-        {
-            inbound.back().freedTotal = m_freed[vl];
+            PassCredits(m_lastUpdateStartPs, 0, vl, true);
             continue;
         }
         int64_t start = std::max(now, m_lineFreePs);
@@ -455,33 +452,27 @@ IbNetDevice::SendCreditUpdates()
         m_busyPs += end - start;
         m_lineFreePs = end;
         m_txBytes += m_fcpBytes;
-        inbound.push_back(CreditUpdate{start, end + m_delayPs, vl, m_freed[vl]});
-        m_peer->ArmCreditWake();
+        m_lastUpdateVl = vl;
+        m_lastUpdateStartPs = start;
+        PassCredits(start, end + m_delayPs, vl, false);
     }
 }
 
 void
-IbNetDevice::SendCreditUpdateAcross(uint8_t vl, int64_t now)
+IbNetDevice::PassCredits(int64_t startPs, int64_t arrivalPs, uint8_t vl, bool merge)
 {
-    // The same decisions as for a peer in this process, from what this side sent: the last
-    // update can take the new count while it has not started on the line.
-    if (m_lastUpdateVl == vl && m_lastUpdateStartPs > now)
+    if (m_peerRemote)
     {
-        m_channel->CarryCredits(this, m_lastUpdateStartPs, 0, vl, m_freed[vl], true);
-        return;
+        m_channel->CarryCredits(this, startPs, arrivalPs, vl, m_freed[vl], merge);
     }
-    int64_t start = std::max(now, m_lineFreePs);
-    int64_t end = start + TransmissionPs(m_fcpBytes);
-    m_busyPs += end - start;
-    m_lineFreePs = end;
-    m_txBytes += m_fcpBytes;
-    m_lastUpdateVl = vl;
-    m_lastUpdateStartPs = start;
-    m_channel->CarryCredits(this, start, end + m_delayPs, vl, m_freed[vl], false);
+    else
+    {
+        m_peer->TakeCredits(startPs, arrivalPs, vl, m_freed[vl], merge);
+    }
 }
 
 void
-IbNetDevice::ReceiveFromRemote(const IbPacket& packet, int64_t handOverPs)
+IbNetDevice::TakePacket(const IbPacket& packet, int64_t handOverPs)
 {
     IbEventQueue::Get().Schedule(IbEventQueue::NsUntil(handOverPs),
                                  IbEventQueue::RECEIVE,
@@ -490,11 +481,11 @@ IbNetDevice::ReceiveFromRemote(const IbPacket& packet, int64_t handOverPs)
 }
 
 void
-IbNetDevice::ReceiveCreditsFromRemote(int64_t startPs,
-                                      int64_t arrivalPs,
-                                      uint8_t vl,
-                                      int64_t freedTotal,
-                                      bool merge)
+IbNetDevice::TakeCredits(int64_t startPs,
+                         int64_t arrivalPs,
+                         uint8_t vl,
+                         int64_t freedTotal,
+                         bool merge)
 {
     if (merge)
     {

@@ -237,24 +237,22 @@ class IbNetDevice : public NetDevice
     }
 
     /**
-     * \brief A packet that left the peer in another process (IbRemoteChannel) arrives.
+     * \brief A packet the peer sent: its arrival goes on the fabric's event list. The peer
+     * calls it, or the IbRemoteChannel that brought the packet from another process.
      * \param packet the packet, lastBitPs set by the peer
      * \param handOverPs when it is handed to this port's owner (as Transmit computed it)
      */
-    void ReceiveFromRemote(const IbPacket& packet, int64_t handOverPs);
+    void TakePacket(const IbPacket& packet, int64_t handOverPs);
     /**
-     * \brief A credit update from the peer in another process (IbRemoteChannel).
+     * \brief A credit update the peer sent, read when this port next looks at its credits.
+     * From the peer, or from the IbRemoteChannel that brought it from another process.
      * \param startPs when it starts on the peer's line
      * \param arrivalPs when its last bit arrives here
      * \param vl its lane
      * \param freedTotal the peer's cumulative freed blocks on the lane
      * \param merge it replaces the freed count of the last update, which has not started yet
      */
-    void ReceiveCreditsFromRemote(int64_t startPs,
-                                  int64_t arrivalPs,
-                                  uint8_t vl,
-                                  int64_t freedTotal,
-                                  bool merge);
+    void TakeCredits(int64_t startPs, int64_t arrivalPs, uint8_t vl, int64_t freedTotal, bool merge);
 
     // NetDevice
     void SetIfIndex(const uint32_t index) override;
@@ -306,8 +304,9 @@ class IbNetDevice : public NetDevice
     void OwnerWake();
     /// Put one flow-control packet per lane with unadvertised credits on the line.
     void SendCreditUpdates();
-    /// SendCreditUpdates for a peer in another process: one lane's update, by the cable.
-    void SendCreditUpdateAcross(uint8_t vl, int64_t now);
+    /// Hand one lane's credit update (or a merge into the last) to the peer, or to the cable
+    /// when the peer is in another process.
+    void PassCredits(int64_t startPs, int64_t arrivalPs, uint8_t vl, bool merge);
     /// \param bytes wire bytes \return blocks of CreditBytes they occupy
     int64_t Blocks(uint32_t bytes) const;
 
@@ -346,8 +345,8 @@ class IbNetDevice : public NetDevice
     uint64_t m_eventPlace;     //!< Node id and interface, for EventPlace
     uint64_t m_eventSeq[4];    //!< Fabric events scheduled so far, per kind
     bool m_peerRemote;         //!< The peer lives in another process: packets go by MPI
-    int64_t m_lastUpdateStartPs; //!< Remote peer: when the last credit update sent starts
-    uint8_t m_lastUpdateVl;    //!< Remote peer: its lane
+    int64_t m_lastUpdateStartPs; //!< When the last credit update sent starts on the line
+    uint8_t m_lastUpdateVl;    //!< Its lane
 
     /// A credit update on its way from the peer.
     struct CreditUpdate

@@ -37,8 +37,7 @@ IbRemoteChannel::GetTypeId()
 }
 
 IbRemoteChannel::IbRemoteChannel()
-    : m_sent(0),
-      m_nextOut{0, 0},
+    : m_nextOut{0, 0},
       m_nextIn{0, 0}
 {
 }
@@ -104,7 +103,6 @@ void
 IbRemoteChannel::Send(const IbNetDevice* from, const Message& message)
 {
     Ptr<IbNetDevice> to = GetPeer(from);
-    ++m_sent;
     Message numbered = message;
     numbered.seq = m_nextOut[GetDevice(0) == from ? 0 : 1]++;
     Ptr<Packet> carrier =
@@ -145,23 +143,17 @@ IbRemoteChannel::Deliver(std::size_t end, const Message& message)
     switch (message.kind)
     {
     case PACKET:
-        device->ReceiveFromRemote(message.packet, message.a);
+        device->TakePacket(message.packet, message.a);
         break;
     case CREDITS:
     case MERGE:
-        device->ReceiveCreditsFromRemote(message.a,
-                                         message.b,
-                                         message.vl,
-                                         message.freedTotal,
-                                         message.kind == MERGE);
+        device->TakeCredits(message.a,
+                            message.b,
+                            message.vl,
+                            message.freedTotal,
+                            message.kind == MERGE);
         break;
     }
-}
-
-uint64_t
-IbRemoteChannel::GetMessagesSent() const
-{
-    return m_sent;
 }
 
 } // namespace ns3

@@ -56,9 +56,6 @@ class IbRemoteChannel : public IbChannel
                       int64_t freedTotal,
                       bool merge) override;
 
-    /// \return messages sent to the other process so far (packets and credit updates)
-    uint64_t GetMessagesSent() const;
-
   private:
     /// What a message carries.
     enum Kind : uint8_t
@@ -87,7 +84,6 @@ class IbRemoteChannel : public IbChannel
     /// \param end the local end's index \param message the next message for it, in order
     void Deliver(std::size_t end, const Message& message);
 
-    uint64_t m_sent;                    //!< Messages sent
     uint64_t m_nextOut[2];              //!< Per sending end: the next message's seq
     uint64_t m_nextIn[2];               //!< Per receiving end: the seq it takes next
     std::map<uint64_t, Message> m_early[2]; //!< Per receiving end: messages ahead of their turn
