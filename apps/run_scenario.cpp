@@ -3,6 +3,7 @@
 #include "apps/atomic_file.h"
 #include "apps/compute_check.h"
 #include "apps/distributed_run.h"
+#include "apps/json_checker.h"
 #include "apps/progress_line.h"
 #include "apps/report.h"
 #include "apps/run_capture.h"
@@ -86,19 +87,31 @@ void check_runs_across(const Scenario& scenario, const CheckedScenario& checked,
            "computes shapes only: tensor data travels beside the packets in one process's "
            "memory (set /compute/shapes_only to true)");
   }
+  // Each topology says on which transports it can be cut: the RDMA fabric between its
+  // switches (a cable into an endpoint can deliver a header within a nanosecond of its delay,
+  // and then the processes could order that nanosecond differently: ns3::IbRemoteChannel),
+  // the TCP star on its Ethernet cables (ns3::EthernetRemoteChannel).
   const NetworkConfig& network = checked.network;
-  if (network.transport != "rdma" || network.level != "packet") {
-    refuse("/network/transport", "runs the RDMA fabric at packet level only (its cables between "
-                                 "processes carry InfiniBand-like packets), not " +
-                                     network.transport + " at " + network.level + " level");
+  if (network.level != "packet") {
+    refuse("/network/transport/level", "runs at packet level only (its cables between processes "
+                                       "carry packets), not at " + network.level + " level");
   }
-  // Cut between switches: a cable into an endpoint can deliver a header within a nanosecond
-  // of its delay, and then the processes could order that nanosecond differently
-  // (ns3::IbRemoteChannel). A rail-optimised fabric cables every server to every rail.
-  static const std::vector<std::string> cut = {"fat-tree", "leaf-spine", "two-tier"};
-  if (std::find(cut.begin(), cut.end(), network.topology) == cut.end()) {
-    refuse("/network/topology", "cuts a fabric between its switches (fat-tree, leaf-spine, "
-                                "two-tier); '" + network.topology + "' has no such cut");
+  const std::vector<std::string>& cut_on = topologies().at(network.topology).cut_on;
+  if (std::find(cut_on.begin(), cut_on.end(), network.transport) == cut_on.end()) {
+    std::string cuts;
+    for (const Topology& topology : topologies().entries()) {
+      for (const std::string& transport : topology.cut_on) {
+        cuts += (cuts.empty() ? "" : ", ") + topology.name + " over " + transport;
+      }
+    }
+    refuse("/network/topology", "cuts " + cuts + "; not " + network.topology + " over " +
+                                    network.transport);
+  }
+  for (const auto& [name, process] : network.partition) {
+    if (process >= processes) {
+      refuse(child("/network/partition", name),
+             "has processes 0 to " + std::to_string(processes - 1) + ", not " + std::to_string(process));
+    }
   }
   if (!scenario.faults.empty()) refuse("/faults", "injects no faults");
   if (scenario.workload.is_serving()) {
@@ -206,7 +219,11 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
                      [&](Comm& world) { run_rank(scenario, checked, world, inputs, serving); });
   }
   // The taps go on once the devices exist; they die before the cluster, which owns ns-3.
-  cluster.build_network();
+  try {
+    cluster.build_network();  // which looks up the names of /network/partition
+  } catch (const PartitionError& e) {
+    throw ScenarioError(scenario.source, child("/network/partition", e.name), e.what());
+  }
   try {
     cluster.inject_faults(checked.faults);
   } catch (const FaultTargetError& e) {
@@ -216,6 +233,8 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
   // For the trace's link counters and results.json's per-link totals.
   if ((outputs.trace || outputs.results) && outputs.link_samples > 0) {
     links.emplace(outputs.link_samples, cluster.flow_network());
+    // TCP's acknowledgements go on after the last rank finishes, where one process has stopped.
+    if (across && network.transport == "tcp") links->keep_until_end();
   }
   RunCapture capture(outputs, out_dir, scenario.name);
   std::optional<SimulationProgress> run_progress;

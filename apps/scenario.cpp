@@ -5,6 +5,7 @@
 #include "apps/scenario_keys.h"
 #include "apps/scenario_network.h"
 #include "apps/scenario_values.h"
+#include "bridge/rank_names.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -377,16 +378,6 @@ void read_collectives(const Checker& check, const json& value, const std::string
     }
     collectives.push_back(std::move(spec));
   }
-}
-
-// "rankN" with N a whole number, or -1.
-int rank_named(const std::string& name) {
-  if (name.size() < 5 || name.size() > 12 || name.compare(0, 4, "rank") != 0) return -1;
-  for (size_t i = 4; i < name.size(); ++i) {
-    if (name[i] < '0' || name[i] > '9') return -1;
-  }
-  if (name.size() > 5 && name[4] == '0') return -1;
-  return std::stoi(name.substr(4));
 }
 
 std::vector<FaultSpec> read_faults(const Checker& check, const json& value, const std::string& pointer) {

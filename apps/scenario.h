@@ -195,6 +195,8 @@ struct NetworkSpec {
   // /network/topology_options: the topology's sizes by name, checked against the topology.
   std::vector<std::pair<std::string, uint32_t>> topology_options;
   PlacementSpec placement;
+  // /network/partition: node names pinned to processes, for runs across processes.
+  std::vector<std::pair<std::string, uint32_t>> partition;
   std::optional<WanSpec> wan;
   std::optional<IntraServerLinkSpec> intra_server_link;
 };

@@ -241,6 +241,15 @@ NetworkConfig checked_network(const Scenario& scenario, uint32_t ranks) {
                   spec.link.shaper->limit};
   }
   check_fabric(scenario, ranks, net);
+  if (!spec.partition.empty()) {
+    const std::vector<std::string>& cut_on = topology.cut_on;
+    if (std::find(cut_on.begin(), cut_on.end(), net.transport) == cut_on.end()) {
+      throw ScenarioError(source, "/network/partition",
+                          "applies to networks a run can cut across processes; topology '" +
+                              net.topology + "' over " + net.transport + " is not one");
+    }
+    net.partition.insert(spec.partition.begin(), spec.partition.end());
+  }
   if (const auto& intra = spec.intra_server_link) {
     if (!topology.has_intra_server_links) {
       throw ScenarioError(source, "/network/intra_server_link",

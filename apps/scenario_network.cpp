@@ -377,6 +377,15 @@ NetworkSpec read_network(const Checker& check, const json& written, const std::s
   if (const json* v = Checker::find(value, "placement")) {
     network.placement = read_placement(check, *v, child(pointer, "placement"));
   }
+  if (const json* v = Checker::find(value, "partition")) {
+    const std::string at = child(pointer, "partition");
+    if (!v->is_object()) check.fail_found(at, "an object of node names and process numbers", *v);
+    for (const auto& item : v->items()) {
+      network.partition.emplace_back(
+          item.key(), uint32_t(check.integer(item.value(), child(at, item.key()), 0, UINT32_MAX,
+                                             "a process number (an integer from 0)")));
+    }
+  }
   if (const json* v = Checker::find(value, "switch")) {
     network.switches = read_switch(check, *v, child(pointer, "switch"));
   }

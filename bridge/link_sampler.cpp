@@ -136,14 +136,14 @@ void ib_backlog(std::shared_ptr<State> state, std::shared_ptr<SwitchPorts> ports
                 uint64_t bytes) {
   const long index = ports->direction[port];
   if (index < 0) return;
-  state->directions[size_t(index)].queue_change(
-      ns3::IbEventQueue::Get().NowPs(), int64_t(bytes) - int64_t(ports->backlog[port]));
+  state->queue_change(size_t(index), ns3::IbEventQueue::Get().NowPs(),
+                      int64_t(bytes) - int64_t(ports->backlog[port]));
   ports->backlog[port] = bytes;
 }
 
 void ib_mark(std::shared_ptr<State> state, std::shared_ptr<SwitchPorts> ports, uint32_t port,
              const ns3::IbPacket&) {
-  if (ports->direction[port] >= 0) ++state->directions[size_t(ports->direction[port])].marks;
+  if (ports->direction[port] >= 0) state->count(size_t(ports->direction[port]), &State::Direction::marks);
 }
 
 // The device at the other end of `device`'s cable, or null where it has no single peer.
@@ -249,13 +249,17 @@ LinkSampler::~LinkSampler() = default;
 
 size_t LinkSampler::directions() const { return state_->directions.size(); }
 
+void LinkSampler::keep_until_end() { state_->keeping = true; }
+
 int64_t LinkSampler::fitted_width_ps(int64_t end_ns) {
+  state_->apply_until(end_ns * 1000);
   state_->fit(std::max<int64_t>(end_ns, 1) * 1000);
   return state_->width_ps;
 }
 
 LinkActivity LinkSampler::finish(int64_t end_ns, int64_t width_ps, size_t max_links) {
   State& state = *state_;
+  state.apply_until(end_ns * 1000);
   const int64_t end_ps = std::max<int64_t>(end_ns, 1) * 1000;
   state.fit(end_ps);
   while (state.width_ps < width_ps) state.widen();

@@ -62,6 +62,14 @@ class LinkSampler {
   // The interval's width in ps, once widened to hold end_ns.
   int64_t fitted_width_ps(int64_t end_ns);
 
+  // Hold what the taps see (packets, queue levels, losses and marks) until the run's end is
+  // known, and then drop what came after it. One process stops at the last rank's finish; a
+  // process of a distributed simulation cannot know that time while it runs, and its network
+  // goes on carrying what TCP still sends (delayed acknowledgements) until every process runs
+  // dry. Costs memory by packet: for runs cut across processes whose network talks after the
+  // end.
+  void keep_until_end();
+
   // Directions tapped (whether or not they carried anything).
   size_t directions() const;
 

@@ -54,6 +54,50 @@ struct LinkSampler::State {
   int64_t width_ps = 1000;  // whole nanoseconds, so interval_ns is exact
   std::vector<Direction> directions;
 
+  // What a tap saw, held back until the run's end is known (keep_until_end).
+  struct Seen {
+    enum Kind : uint8_t { kPacket, kQueue, kCount } kind;
+    size_t index;
+    int64_t at_ps;  // kPacket: its start
+    int64_t end_ps;  // kPacket: its end
+    int64_t amount;  // kPacket: bytes; kQueue: the level's change
+    uint64_t Direction::*counter;  // kCount
+  };
+  bool keeping = false;
+  std::vector<Seen> seen;
+
+  // Applies what was held back up to end_ps (inclusive), in the order it was seen; drops the
+  // rest; then takes taps as they come.
+  void apply_until(int64_t end_ps) {
+    keeping = false;
+    for (const Seen& s : seen) {
+      if (s.at_ps > end_ps) continue;
+      switch (s.kind) {
+        case Seen::kPacket: packet_at(s.index, uint64_t(s.amount), s.at_ps, s.end_ps); break;
+        case Seen::kQueue: directions[s.index].queue_change(s.at_ps, s.amount); break;
+        case Seen::kCount: ++(directions[s.index].*s.counter); break;
+      }
+    }
+    seen.clear();
+    seen.shrink_to_fit();
+  }
+
+  void queue_change(size_t index, int64_t now_ps, int64_t delta) {
+    if (keeping) {
+      seen.push_back({Seen::kQueue, index, now_ps, 0, delta, nullptr});
+      return;
+    }
+    directions[index].queue_change(now_ps, delta);
+  }
+
+  void count(size_t index, uint64_t Direction::*counter) {
+    if (keeping) {
+      seen.push_back({Seen::kCount, index, ns3::Simulator::Now().GetPicoSeconds(), 0, 0, counter});
+      return;
+    }
+    ++(directions[index].*counter);
+  }
+
   // Halves the number of bins in use: bin i takes bins 2i and 2i + 1.
   void widen() {
     for (Direction& direction : directions) {
@@ -85,6 +129,10 @@ struct LinkSampler::State {
 
   // A packet of `bytes` whose serialisation occupies [start, end) on `index`.
   void packet_at(size_t index, uint64_t bytes, int64_t start_ps, int64_t end_ps) {
+    if (keeping) {
+      seen.push_back({Seen::kPacket, index, start_ps, end_ps, int64_t(bytes), nullptr});
+      return;
+    }
     const int64_t busy_ps = std::max<int64_t>(end_ps - start_ps, 0);
     fit(std::max(end_ps, start_ps + 1));
     Direction& direction = directions[index];
@@ -130,13 +178,13 @@ using State = LinkSampler::State;
 // A packet lost or marked on a direction: the signature differs by trace, the count does not.
 template <uint64_t State::Direction::*counter, typename... Args>
 inline void count(std::shared_ptr<State> state, size_t index, Args...) {
-  ++(state->directions[index].*counter);
+  state->count(index, counter);
 }
 
 // A queue (a device's, a queue disc's) that feeds the line of `index` changed its level.
 inline void queue_level(std::shared_ptr<State> state, size_t index, uint32_t old_bytes, uint32_t new_bytes) {
-  state->directions[index].queue_change(ns3::Simulator::Now().GetPicoSeconds(),
-                                        int64_t(new_bytes) - int64_t(old_bytes));
+  state->queue_change(index, ns3::Simulator::Now().GetPicoSeconds(),
+                      int64_t(new_bytes) - int64_t(old_bytes));
 }
 
 // Taps on direction `index` the queue discs in front of `device` (its node's traffic control: a

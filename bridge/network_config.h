@@ -100,6 +100,9 @@ struct NetworkConfig {
   // Sizes of the topology by option name ("k" of a fat-tree); an option not given takes the
   // topology's default for the number of ranks.
   std::map<std::string, uint32_t> topology_options;
+  // Node names pinned to processes (/network/partition); the topology cuts the rest. Read only
+  // where processes > 1, but its names are checked in any run.
+  std::map<std::string, uint32_t> partition;
   // placement[r] is the endpoint rank r sits on; empty: rank r on endpoint r ("packed").
   std::vector<uint32_t> placement;
   // Processes of a distributed simulation that the fabric is cut across (bridge/distributed.h);

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,10 @@ struct Topology {
   bool takes_shaper = false;
   bool has_intra_server_links = false;
   bool has_wide_area_link = false;
+  // The transports on which a run can cut it across processes (bridge/distributed.h), at
+  // packet level: where its cables between processes carry their packets and give a
+  // lookahead. Its partition pins the nodes named in /network/partition.
+  std::vector<std::string> cut_on;
   // Builds the nodes, links and transports of `ranks` endpoints; entry r is rank r's.
   std::function<std::vector<ns3::Ptr<ns3::MessageTransport>>(const NetworkConfig&, uint32_t)>
       build;
@@ -52,6 +57,14 @@ struct Topology {
   // Its size for `ranks` ranks with the config's options and placement. Null for a topology
   // with one endpoint per rank, all alike, where placement means nothing.
   std::function<TopologyShape(const NetworkConfig&, uint32_t)> shape;
+};
+
+// A /network/partition entry that the topology cannot follow: a node it has not got or cannot
+// pin. Only the builder knows its nodes' names; the processes are the run's to check.
+struct PartitionError : std::invalid_argument {
+  PartitionError(std::string node, const std::string& what)
+      : std::invalid_argument(what), name(std::move(node)) {}
+  std::string name;  // the entry's node name
 };
 
 struct TransportKind {

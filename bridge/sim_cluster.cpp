@@ -4,6 +4,7 @@
 #include "bridge/handling_delay.h"
 #include "bridge/network_registry.h"
 #include "bridge/node_names.h"
+#include "bridge/rank_names.h"
 
 #include <ns3/attribute-check.h>
 #include <ns3/config.h>
@@ -71,7 +72,7 @@ std::vector<ns3::Ptr<ns3::MessageTransport>> build_topology(
     transports = std::move(level.transports);
     if (flow_network) *flow_network = level.network;
   }
-  for (uint32_t r = 0; r < ranks; ++r) name_node(transports[r]->GetNode(), "rank" + std::to_string(r));
+  for (uint32_t r = 0; r < ranks; ++r) name_node(transports[r]->GetNode(), rank_name(int(r)));
   return transports;
 }
 

@@ -5,8 +5,11 @@
 // not an approximation of it. The cases cross the processes with every kind of traffic:
 // tensor-parallel all-reduces and all-gathers (fat-tree-rdma), pipeline sends whose token ids
 // travel beside their packets (pp), and MoE dispatch on a two-tier superpod with adaptive
-// routing, whose routing counts cross inside all-to-alls (moe-ep). Where this build's ns-3
-// has no mpi module, the run is refused with a message that says so.
+// routing, whose routing counts cross inside all-to-alls (moe-ep); and TCP over the switched
+// Ethernet star (quickstart), whose endpoints' cables are cut, with tensor-parallel
+// collectives and MoE all-to-alls, where every rank's frames meet at the switch at the same
+// nanoseconds. Where this build's ns-3 has no mpi module, the run is refused with a message
+// that says so.
 #include "tests/cli_support.h"
 
 #include <gtest/gtest.h>
@@ -76,6 +79,22 @@ TEST_F(DistributedRun, MoeDispatchOnATwoTierSuperpodIsTheOneProcessRun) {
   expect_same_in_two_and_four("moe-ep");
 }
 
+TEST_F(DistributedRun, TcpOnASwitchedStarIsTheOneProcessRun) {
+  expect_same_in_two_and_four("quickstart");
+}
+
+TEST_F(DistributedRun, AllToAllsOverTcpOnAStarAreTheOneProcessRun) {
+  expect_same_in_two_and_four("quickstart", "--set /model/preset=tiny-moe --set /parallel/strategy=ep "
+                                            "--set /parallel/ep=4 --set /parallel/tp=1 "
+                                            "--set /workload/batch=8");
+}
+
+TEST_F(DistributedRun, NodesPinnedByNameChangeWhereTheyRunNotTheResults) {
+  // The star's switch and rank 0 with process 1, the fat-tree's first core switch with 1.
+  expect_same_in_two_and_four("quickstart", "--set '/network/partition={\"hub\": 1, \"rank0\": 1}'");
+  expect_same_in_two_and_four("fat-tree-rdma", "--set '/network/partition={\"core0\": 1}'");
+}
+
 TEST_F(DistributedRun, RefusesWhatCannotCrossAtItsPointer) {
   struct Case {
     const char* scenario;
@@ -83,8 +102,13 @@ TEST_F(DistributedRun, RefusesWhatCannotCrossAtItsPointer) {
     const char* pointer;
   };
   for (const Case& c : {Case{"fat-tree-rdma.json", "", "/compute/shapes_only"},
-                        Case{"quickstart.json", "--set /compute/shapes_only=true", "/network/transport"},
-                        Case{"rail-optimised.json", "--set /compute/shapes_only=true", "/network/topology"}}) {
+                        Case{"quickstart.json", "--set /compute/shapes_only=true --set /network/transport/level=flow",
+                             "/network/transport/level"},
+                        Case{"rail-optimised.json", "--set /compute/shapes_only=true", "/network/topology"},
+                        Case{"quickstart.json", "--set /compute/shapes_only=true --set /network/topology=star-routed",
+                             "/network/topology"},
+                        Case{"quickstart.json", "--set /compute/shapes_only=true --set '/network/partition={\"hub\": 2}'",
+                             "/network/partition/hub"}}) {
     const Result result = run_uniference("run " + scenario(c.scenario) + " " + c.sets +
                                          " --quiet --out " + (dir_ / "refused").string() +
                                          " --processes 2");
@@ -110,6 +134,16 @@ TEST_F(DistributedRun, ADeadlockBetweenProcessesIsReportedNotHungOn) {
   }
 }
 #endif
+
+TEST(DistributedRunPartition, ANodeTheTopologyHasNotGotIsAnErrorAtItsName) {
+  for (const char* name : {"rank4", "spine"}) {
+    const Result result = run_uniference("validate " + scenario("quickstart.json") +
+                                         " --set '/network/partition={\"" + name + "\": 0}'");
+    EXPECT_EQ(result.exit_code, 2) << result.output;
+    EXPECT_NE(result.output.find(std::string("/network/partition/") + name), std::string::npos)
+        << result.output;
+  }
+}
 
 TEST(DistributedRunWithoutMpi, IsRefusedSayingWhy) {
   if (UNIFERENCE_NS3_MPI) GTEST_SKIP() << "this build's ns-3 has its mpi module";

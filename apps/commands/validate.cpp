@@ -2,8 +2,10 @@
 #include "apps/command_line.h"
 #include "apps/commands/command.h"
 #include "apps/commands/command_support.h"
+#include "apps/json_checker.h"
 #include "apps/scenario.h"
 #include "apps/scenario_check.h"
+#include "bridge/network_registry.h"
 #include "bridge/sim_cluster.h"
 
 #include <iostream>
@@ -34,8 +36,12 @@ int validate(const std::vector<std::string>& args, const char*) {
     const CheckedScenario checked = check_scenario(scenario);
     try {
       check_fault_targets(checked.network, uint32_t(checked.ranks), checked.faults);
+      // Only the topology's builder knows its nodes' names.
+      if (!checked.network.partition.empty()) network_cables(checked.network, uint32_t(checked.ranks));
     } catch (const FaultTargetError& e) {
       throw ScenarioError(scenario.source, e.pointer, e.what());
+    } catch (const PartitionError& e) {
+      throw ScenarioError(scenario.source, child("/network/partition", e.name), e.what());
     }
     if (links) {
       for (const std::string& cable : network_cables(checked.network, uint32_t(checked.ranks))) {

@@ -38,6 +38,19 @@ std::vector<ScenarioKey> network_keys() {
           "accept only `\"packed\"`.",
           R"({"default": "packed", "oneOf": [{"const": "packed"}, {"type": "array", "minItems": 1, "uniqueItems": true, "items": {"type": "integer", "minimum": 0}}]})"),
       ScenarioKey(
+          "/network/partition", "object of integers ≥ 0",
+          "For a run cut across processes (`uniference run --processes K`, `mpirun -np K`): "
+          "nodes pinned to a process by name, e.g. `{\"spine0\": 1}`; the others go as the "
+          "topology cuts (a fat-tree by pod, a leaf-spine by leaf, a two-tier superpod by "
+          "server, the star's ranks in blocks with the switch in process 0). A fabric pins its "
+          "switches (`leaf0`, `spine1`, `pod0-agg1`: the names of `links` in results.json), and an "
+          "endpoint goes with the switch of its first cable; the star pins `hub` and its ranks "
+          "(`rank2`). Applies to [topologies](#topologies) that a run can cut "
+          "([distributed runs](distributed.md)); a name the topology has not got, or a process "
+          "the run has not, is an error at `/network/partition/<name>`. One process ignores it.",
+          R"({"type": "object", "propertyNames": {}, "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 4294967295}})")
+          .defaults_to("`{}`"),
+      ScenarioKey(
           "/network/link", "object",
           "Every link of the topology (for `rail-optimised` and `two-tier`, every link but the "
           "intra-server ones).",

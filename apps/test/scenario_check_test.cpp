@@ -66,6 +66,20 @@ TEST(ScenarioCheck, NamesAreCheckedAgainstTheirRegistries) {
   check_error(with(quickstart(), "/parallel/tp", 3), "/parallel/tp");
 }
 
+TEST(ScenarioCheck, APartitionAppliesToNetworksARunCanCut) {
+  const CheckedScenario c =
+      check_scenario(parse_scenario(with(quickstart(), "/network/partition", {{"hub", 1}, {"rank3", 0}}), "q.json"));
+  EXPECT_EQ(c.network.partition, (std::map<std::string, uint32_t>{{"hub", 1}, {"rank3", 0}}));
+  check_error(with(with(quickstart(), "/network/partition", {{"hub", 1}}), "/network/topology", "star-routed"),
+              "/network/partition");
+  try {
+    parse_scenario(with(quickstart(), "/network/partition", {{"hub", "one"}}), "q.json");
+    ADD_FAILURE() << "a process that is not a number was taken";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.pointer(), "/network/partition/hub") << e.what();
+  }
+}
+
 // A scenario of the given parallel settings, batch 4, on the quickstart's network.
 json parallel(const json& settings) {
   json doc = with(quickstart(), "/parallel", settings);

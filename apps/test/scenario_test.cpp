@@ -180,7 +180,7 @@ TEST(Scenario, UnknownKeysAreErrors) {
       expect_error(with(quickstart(), "/network/lnk", json::object()), "/network/lnk");
   EXPECT_EQ(e.detail(),
             "unknown key (did you mean \"link\"?); known keys here: preset, topology, "
-            "topology_options, placement, link, switch, transport, ns3_defaults, wan, "
+            "topology_options, placement, partition, link, switch, transport, ns3_defaults, wan, "
             "intra_server_link");
   expect_error(with(quickstart(), "/modle", json::object()), "/modle");
   expect_error(with(quickstart(), "/network/link/latency", "1ms"), "/network/link/latency");

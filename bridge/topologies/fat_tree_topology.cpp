@@ -56,6 +56,7 @@ Topology fat_tree_topology() {
       "(k/2)^2 core switches, k^3/4 endpoints, full bisection";
   t.transports = {"rdma"};
   t.link_models = {"ib"};
+  t.cut_on = {"rdma"};
   t.build = build_fat_tree;
   t.options = {{"k", "switch ports, even; default: the smallest k whose k^3/4 endpoints hold "
                      "the ranks and every placed endpoint"}};

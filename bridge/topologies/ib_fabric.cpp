@@ -47,6 +47,16 @@ std::vector<ns3::Ptr<ns3::MessageTransport>> install_ib_fabric(ns3::IbFabricHelp
                                 std::to_string(fabric.GetNEndpoints()) + " endpoints for " +
                                 std::to_string(ranks) + " ranks");
   }
+  for (const auto& [name, process] : config.partition) {
+    uint32_t s = 0;
+    while (s < fabric.GetNSwitches() && fabric.GetSwitchName(s) != name) ++s;
+    if (s == fabric.GetNSwitches()) {
+      throw PartitionError(name, "topology '" + config.topology + "' has no switch '" + name +
+                                     "' (a fabric pins its switches; an endpoint goes with the "
+                                     "switch of its first cable)");
+    }
+    if (config.processes > 1) fabric.SetSwitchPartition({true, s}, process);
+  }
   // Endpoint id r is rank r's: messages address ranks by endpoint id.
   if (!config.placement.empty()) fabric.SetPlacement(config.placement);
   fabric.Install();

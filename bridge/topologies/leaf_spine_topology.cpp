@@ -50,6 +50,7 @@ Topology leaf_spine_topology() {
   t.description = "endpoints on leaf switches, every leaf cabled to every spine switch";
   t.transports = {"rdma"};
   t.link_models = {"ib"};
+  t.cut_on = {"rdma"};
   t.build = build_leaf_spine;
   t.options = {
       {"endpoints_per_leaf", "endpoints on each leaf; default 8"},

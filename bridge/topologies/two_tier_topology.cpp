@@ -54,6 +54,7 @@ Topology two_tier_topology() {
       "every second-tier switch";
   t.transports = {"rdma"};
   t.link_models = {"ib"};
+  t.cut_on = {"rdma"};
   t.build = build_two_tier;
   t.has_intra_server_links = true;
   t.options = {

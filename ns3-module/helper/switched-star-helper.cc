@@ -25,7 +25,10 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("SwitchedStarHelper");
 
 SwitchedStarHelper::SwitchedStarHelper()
-    : TcpStarHelperBase("SwitchedStarHelper", Ipv4Address("10.1.0.0"), Ipv4Mask("255.255.0.0"))
+    : TcpStarHelperBase("SwitchedStarHelper", Ipv4Address("10.1.0.0"), Ipv4Mask("255.255.0.0")),
+      m_partitions(1),
+      m_switchPartition(0),
+      m_cutCables(0)
 {
     m_deviceFactory.SetTypeId(EthernetNetDevice::GetTypeId());
     m_channelFactory.SetTypeId(EthernetChannel::GetTypeId());
@@ -67,6 +70,32 @@ SwitchedStarHelper::SetSwitchAttribute(const std::string& name, const AttributeV
     m_switchFactory.Set(name, value);
 }
 
+void
+SwitchedStarHelper::SetPartitions(uint32_t processes)
+{
+    NS_ABORT_MSG_IF(m_switch, "SwitchedStarHelper: SetPartitions after Install");
+    NS_ABORT_MSG_IF(processes == 0, "SwitchedStarHelper::SetPartitions: at least one process");
+    m_partitions = processes;
+}
+
+void
+SwitchedStarHelper::SetSwitchPartition(uint32_t process)
+{
+    m_switchPartition = process;
+}
+
+void
+SwitchedStarHelper::SetEndpointPartition(uint32_t endpoint, uint32_t process)
+{
+    m_pinned[endpoint] = process;
+}
+
+uint32_t
+SwitchedStarHelper::GetNCutCables() const
+{
+    return m_cutCables;
+}
+
 NodeContainer
 SwitchedStarHelper::Install(uint32_t n)
 {
@@ -78,15 +107,46 @@ SwitchedStarHelper::Install(uint32_t n)
                     "SwitchedStarHelper: " << n << " endpoints do not fit in " << m_baseNetwork
                                            << " mask " << m_mask);
 
-    m_switchNode = CreateObject<Node>();
+    const auto checkProcess = [this](uint32_t process, const std::string& what) {
+        NS_ABORT_MSG_UNLESS(process < m_partitions,
+                            "SwitchedStarHelper: " << what << " pinned to process " << process
+                                                   << " of " << m_partitions);
+    };
+    checkProcess(m_switchPartition, "the switch");
+    for (const auto& [endpoint, process] : m_pinned)
+    {
+        NS_ABORT_MSG_UNLESS(endpoint < n, "SwitchedStarHelper: no endpoint " << endpoint << " to pin");
+        checkProcess(process, "endpoint " + std::to_string(endpoint));
+    }
+    ObjectFactory remoteChannels = m_channelFactory;
+    if (m_partitions > 1)
+    {
+        TypeId remote;
+        NS_ABORT_MSG_UNLESS(TypeId::LookupByNameFailSafe("ns3::EthernetRemoteChannel", &remote),
+                            "SwitchedStarHelper: a star cut across "
+                                << m_partitions
+                                << " processes needs ns-3's mpi module, and this build of the "
+                                   "module has none (ns3::EthernetRemoteChannel)");
+        remoteChannels.SetTypeId(remote);
+    }
+
+    m_switchNode = CreateObject<Node>(m_switchPartition);
     m_switch = m_switchFactory.Create<EthernetSwitch>();
     m_switchNode->AggregateObject(m_switch);
-    m_endpoints.Create(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        auto pinned = m_pinned.find(i);
+        m_endpoints.Add(CreateObject<Node>(pinned != m_pinned.end()
+                                               ? pinned->second
+                                               : uint32_t(uint64_t(i) * m_partitions / n)));
+    }
     NetDeviceContainer endpointDevices;
     NetDeviceContainer ports;
     for (uint32_t i = 0; i < n; ++i)
     {
-        Ptr<EthernetChannel> channel = m_channelFactory.Create<EthernetChannel>();
+        const bool cut = m_endpoints.Get(i)->GetSystemId() != m_switchPartition;
+        m_cutCables += cut ? 1 : 0;
+        Ptr<EthernetChannel> channel = (cut ? remoteChannels : m_channelFactory).Create<EthernetChannel>();
 
         Ptr<EthernetNetDevice> device = m_deviceFactory.Create<EthernetNetDevice>();
         device->SetAddress(Mac48Address::Allocate());

@@ -19,6 +19,7 @@
 #include "ns3/queue.h"
 #include "ns3/type-id.h"
 
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -102,6 +103,32 @@ class SwitchedStarHelper : public TcpStarHelperBase
     void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
 
     /**
+     * \brief Cut the star across the processes of a distributed simulation (ns-3's
+     * MpiInterface, enabled before Install): endpoint i runs in process i * processes / n,
+     * in contiguous blocks, and the switch in process 0, unless pinned. A cable whose ends
+     * run in different processes is an ns3::EthernetRemoteChannel, which needs ns-3's mpi
+     * module; its delay is the lookahead.
+     * \param processes how many processes; 1 (the default) builds one process's star
+     */
+    void SetPartitions(uint32_t processes);
+
+    /**
+     * \brief Pin the switch to a process instead of process 0.
+     * \param process below SetPartitions' count
+     */
+    void SetSwitchPartition(uint32_t process);
+
+    /**
+     * \brief Pin an endpoint to a process instead of its block's.
+     * \param endpoint an endpoint index
+     * \param process below SetPartitions' count
+     */
+    void SetEndpointPartition(uint32_t endpoint, uint32_t process);
+
+    /// \return how many cables join nodes of different processes (after Install)
+    uint32_t GetNCutCables() const;
+
+    /**
      * \brief Build the network and its transports; call once.
      * \param n number of endpoints
      * \return the endpoint nodes
@@ -150,6 +177,10 @@ class SwitchedStarHelper : public TcpStarHelperBase
     NetDeviceContainer m_devices;             //!< Endpoint devices, then switch ports
     std::vector<Ipv4Address> m_addresses;     //!< By endpoint
     ApplicationContainer m_transports;        //!< One per endpoint
+    uint32_t m_partitions;                    //!< Processes the star is cut across
+    uint32_t m_switchPartition;               //!< The switch's process
+    std::map<uint32_t, uint32_t> m_pinned;    //!< Endpoints pinned to a process
+    uint32_t m_cutCables;                     //!< Cables between processes
 };
 
 template <typename... Ts>

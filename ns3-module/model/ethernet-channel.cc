@@ -5,6 +5,7 @@
 #include "ethernet-channel.h"
 
 #include "ethernet-net-device.h"
+#include "fabric-first-scheduler.h"
 
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -64,18 +65,35 @@ EthernetChannel::Transmit(Ptr<Packet> frame,
     {
         return; // an unplugged far end: the frame falls off the cable
     }
+    Arrive(receiver, frame, serialization + m_delay);
+}
+
+void
+EthernetChannel::Arrive(const Ptr<EthernetNetDevice>& receiver, Ptr<Packet> frame, Time after)
+{
+    const uint32_t node = receiver->GetNode()->GetId();
+    // Rank 0 is the RDMA fabric's event; ports follow, each by node and interface.
+    FabricFirstScheduler::PromoteNext(1 + ((uint64_t(node) << 24) | receiver->GetIfIndex()));
     // In the receiver's node context, so that its traces and logs name the right node.
-    Simulator::ScheduleWithContext(receiver->GetNode()->GetId(),
-                                   serialization + m_delay,
-                                   &EthernetNetDevice::Receive,
-                                   receiver,
-                                   frame);
+    Simulator::ScheduleWithContext(node, after, &EthernetNetDevice::Receive, receiver, frame);
+}
+
+Ptr<EthernetNetDevice>
+EthernetChannel::GetPeer(const EthernetNetDevice* device) const
+{
+    return PeekPointer(m_ends[0]) == device ? m_ends[1] : m_ends[0];
 }
 
 Time
 EthernetChannel::GetDelay() const
 {
     return m_delay;
+}
+
+bool
+EthernetChannel::CrossesProcesses() const
+{
+    return false;
 }
 
 std::size_t

@@ -192,6 +192,13 @@ EthernetNetDevice::GetTransmitTime(uint32_t bytes) const
     return m_dataRate.CalculateBytesTxTime(wire);
 }
 
+Time
+EthernetNetDevice::GetFrameTime(uint32_t bytes) const
+{
+    return m_dataRate.CalculateBytesTxTime(m_preambleSize + std::max(bytes, MIN_FRAME_SIZE) +
+                                           m_fcsSize);
+}
+
 void
 EthernetNetDevice::SetFrameReceiveCallback(FrameReceiveCallback cb)
 {
@@ -256,9 +263,8 @@ EthernetNetDevice::TransmitNext()
     m_snifferTrace(m_currentFrame);
     m_promiscSnifferTrace(m_currentFrame);
     m_phyTxBeginTrace(m_currentFrame);
-    const uint32_t bytes = std::max(m_currentFrame->GetSize(), MIN_FRAME_SIZE);
     // The far end has the frame once its FCS is in; the transmitter is free after the gap.
-    const Time arrival = m_dataRate.CalculateBytesTxTime(m_preambleSize + bytes + m_fcsSize);
+    const Time arrival = GetFrameTime(m_currentFrame->GetSize());
     const Time busy = arrival + m_dataRate.CalculateBytesTxTime(m_interframeGap);
     Simulator::Schedule(busy, &EthernetNetDevice::TransmitComplete, this);
     m_channel->Transmit(m_currentFrame, this, arrival);
@@ -414,8 +420,11 @@ EthernetNetDevice::GetMulticast(Ipv6Address addr) const
 bool
 EthernetNetDevice::IsPointToPoint() const
 {
-    // One cable, but Ethernet: frames are addressed and ARP resolves the addresses.
-    return false;
+    // One cable, but Ethernet: frames are addressed and ARP resolves the addresses, and the
+    // device belongs to its switch's broadcast domain. Only a cable between processes says
+    // otherwise: ns-3's distributed engines take their lookahead from the cables of
+    // point-to-point devices, and such a cable is known to reach one neighbour.
+    return m_channel && m_channel->CrossesProcesses();
 }
 
 bool

@@ -89,6 +89,13 @@ class EthernetNetDevice : public NetDevice
     Time GetTransmitTime(uint32_t bytes) const;
 
     /**
+     * \param bytes bytes of a frame as stored (Ethernet header and payload)
+     * \return the time from its first bit to its last (preamble, frame padded, FCS): when the
+     * far end has it, less the cable's delay
+     */
+    Time GetFrameTime(uint32_t bytes) const;
+
+    /**
      * A frame received whole, Ethernet header included: the receiving device and the frame.
      */
     using FrameReceiveCallback = Callback<void, Ptr<EthernetNetDevice>, Ptr<Packet>>;

@@ -32,6 +32,7 @@ FabricFirstScheduler::GetTypeId()
 }
 
 FabricFirstScheduler::FabricFirstScheduler()
+    : m_nextRank(ORDINARY)
 {
     g_current = this;
 }
@@ -45,30 +46,19 @@ FabricFirstScheduler::~FabricFirstScheduler()
 }
 
 void
-FabricFirstScheduler::Promote(const EventId& event)
+FabricFirstScheduler::PromoteNext(uint64_t rank)
 {
-    if (!g_current)
+    if (g_current)
     {
-        return;
+        g_current->m_nextRank = rank;
     }
-    EventKey key;
-    key.m_ts = event.GetTs();
-    key.m_uid = event.GetUid();
-    key.m_context = event.GetContext();
-    auto found = g_current->m_list.find(Place{key, false});
-    if (found == g_current->m_list.end())
-    {
-        return; // not in this scheduler (already promoted, or scheduled elsewhere)
-    }
-    EventImpl* impl = found->second;
-    g_current->m_list.erase(found);
-    g_current->m_list.emplace(Place{key, true}, impl);
 }
 
 void
 FabricFirstScheduler::Insert(const Event& ev)
 {
-    const bool inserted = m_list.emplace(Place{ev.key, false}, ev.impl).second;
+    const bool inserted = m_list.emplace(Place{ev.key, m_nextRank}, ev.impl).second;
+    m_nextRank = ORDINARY;
     NS_ABORT_MSG_UNLESS(inserted, "FabricFirstScheduler: an event scheduled twice");
 }
 
@@ -99,12 +89,21 @@ FabricFirstScheduler::RemoveNext()
 void
 FabricFirstScheduler::Remove(const Event& ev)
 {
-    auto found = m_list.find(Place{ev.key, false});
+    auto found = m_list.find(Place{ev.key, ORDINARY});
     if (found == m_list.end())
     {
-        found = m_list.find(Place{ev.key, true});
+        // Promoted, at some rank: among the few events of its time.
+        EventKey start = ev.key;
+        start.m_uid = 0;
+        found = m_list.lower_bound(Place{start, 0});
+        while (found != m_list.end() && found->first.key.m_ts == ev.key.m_ts &&
+               found->second != ev.impl)
+        {
+            ++found;
+        }
     }
-    NS_ASSERT(found != m_list.end() && found->second == ev.impl);
+    NS_ABORT_MSG_UNLESS(found != m_list.end() && found->second == ev.impl,
+                        "FabricFirstScheduler: removing an event it does not hold");
     m_list.erase(found);
 }
 

@@ -83,10 +83,10 @@ IbEventQueue::Arm()
     }
     m_event.Cancel();
     m_armedNs = next;
+    FabricFirstScheduler::PromoteNext(0);
     m_event = Simulator::Schedule(NanoSeconds(next - Simulator::Now().GetNanoSeconds()),
                                   &IbEventQueue::Run,
                                   this);
-    FabricFirstScheduler::Promote(m_event);
 }
 
 void

@@ -4,11 +4,18 @@
 
 // The parts of a simulation cut across processes that one process can check: where
 // IbFabricHelper cuts a fabric (the processes and the cut cables counted here from the
-// topology's shape), FabricFirstScheduler's order of one nanosecond's events, and a transport
+// topology's shape), FabricFirstScheduler's order of one nanosecond's events (Ethernet frames'
+// arrivals among them, by receiving port), and a transport
 // that keeps a message for a channel nobody listens on yet. The runs across processes
 // themselves are the distributed-fat-tree example's test and tests/distributed_cli_test.cpp.
 
+#include "ns3/data-rate.h"
+#include "ns3/drop-tail-queue.h"
+#include "ns3/ethernet-channel.h"
+#include "ns3/ethernet-net-device.h"
 #include "ns3/fabric-first-scheduler.h"
+#include "ns3/mac48-address.h"
+#include "ns3/node.h"
 #include "ns3/ib-fabric-helper.h"
 #include "ns3/object-factory.h"
 #include "ns3/rdma-message-transport.h"
@@ -34,8 +41,8 @@ Note(std::string* order, char name)
 
 /**
  * \ingroup uniference-tests
- * Among events of one time, ns-3 keeps the order of scheduling; a promoted event goes first,
- * and later times still come later.
+ * Among events of one time, ns-3 keeps the order of scheduling; promoted events go first, by
+ * rank and not by when they were scheduled, and later times still come later.
  */
 class FabricFirstOrderTestCase : public TestCase
 {
@@ -53,16 +60,81 @@ class FabricFirstOrderTestCase : public TestCase
         Simulator::Schedule(NanoSeconds(5), &Note, &order, 'a');
         Simulator::Schedule(NanoSeconds(5), &Note, &order, 'b');
         Simulator::Schedule(NanoSeconds(4), &Note, &order, 'c');
-        EventId late = Simulator::Schedule(NanoSeconds(5), &Note, &order, 'd');
-        EventId later = Simulator::Schedule(NanoSeconds(6), &Note, &order, 'e');
-        FabricFirstScheduler::Promote(late);
-        FabricFirstScheduler::Promote(later);
+        FabricFirstScheduler::PromoteNext(7);
+        Simulator::Schedule(NanoSeconds(5), &Note, &order, 'd');
+        FabricFirstScheduler::PromoteNext(0);
+        Simulator::Schedule(NanoSeconds(6), &Note, &order, 'e');
+        FabricFirstScheduler::PromoteNext(5);
         EventId removed = Simulator::Schedule(NanoSeconds(5), &Note, &order, 'x');
-        FabricFirstScheduler::Promote(removed);
+        FabricFirstScheduler::PromoteNext(3);
+        Simulator::ScheduleWithContext(1, NanoSeconds(5), &Note, &order, 'f');
         Simulator::Remove(removed);
         Simulator::Run();
         Simulator::Destroy();
-        NS_TEST_EXPECT_MSG_EQ(order, "cdabe", "time first, then promoted, then scheduling order");
+        NS_TEST_EXPECT_MSG_EQ(order,
+                              "cfdabe",
+                              "time first, then promoted by rank, then scheduling order");
+    }
+};
+
+/**
+ * \ingroup uniference-tests
+ * Two frames that reach one node at the same nanosecond on two cables arrive in the order of
+ * the receiving interfaces, whichever was sent first, and before an ordinary event of that
+ * nanosecond scheduled before either: the order a process that received one of them from
+ * another process (EthernetRemoteChannel) also gives.
+ */
+class EthernetArrivalOrderTestCase : public TestCase
+{
+  public:
+    EthernetArrivalOrderTestCase()
+        : TestCase("frames of one nanosecond arrive by receiving port, first among its events")
+    {
+    }
+
+  private:
+    /// \param order the log \param device the receiving port \param frame the frame
+    static void Arrived(std::string* order, Ptr<EthernetNetDevice> device, Ptr<Packet> frame)
+    {
+        *order += char('0' + device->GetIfIndex());
+    }
+
+    void DoRun() override
+    {
+        Simulator::SetScheduler(ObjectFactory("ns3::FabricFirstScheduler"));
+        std::string order;
+        Ptr<Node> receiver = CreateObject<Node>();
+        std::vector<Ptr<EthernetNetDevice>> senders;
+        for (int cable = 0; cable < 2; ++cable)
+        {
+            Ptr<EthernetChannel> channel = CreateObject<EthernetChannel>();
+            channel->SetAttribute("Delay", TimeValue(MicroSeconds(1)));
+            for (Ptr<Node> node : {CreateObject<Node>(), receiver})
+            {
+                Ptr<EthernetNetDevice> device = CreateObject<EthernetNetDevice>();
+                device->SetAttribute("DataRate", DataRateValue(DataRate("1Gbps")));
+                device->SetAddress(Mac48Address::Allocate());
+                device->SetQueue(CreateObject<DropTailQueue<Packet>>());
+                node->AddDevice(device);
+                device->Attach(channel);
+                if (node == receiver)
+                {
+                    device->SetFrameReceiveCallback(MakeBoundCallback(&Arrived, &order));
+                }
+                else
+                {
+                    senders.push_back(device);
+                }
+            }
+        }
+        const Time arrival = senders[0]->GetFrameTime(100) + MicroSeconds(1);
+        Simulator::Schedule(arrival, &Note, &order, 'x');
+        // The second cable's frame leaves first.
+        senders[1]->SendFrame(Create<Packet>(100));
+        senders[0]->SendFrame(Create<Packet>(100));
+        Simulator::Run();
+        Simulator::Destroy();
+        NS_TEST_EXPECT_MSG_EQ(order, "01x", "arrivals by receiving interface, then the rest");
     }
 };
 
@@ -182,6 +254,7 @@ class DistributedTestSuite : public TestSuite
         : TestSuite("uniference-distributed", UNIT)
     {
         AddTestCase(new FabricFirstOrderTestCase());
+        AddTestCase(new EthernetArrivalOrderTestCase());
         AddTestCase(new KeepUnheardTestCase());
 #ifdef NS3_MPI
         AddTestCase(new PartitionTestCase());

@@ -47,7 +47,7 @@ class ModuleSourceTestCase : public TestCase
         (void)path;
         return true;
 #else
-        return path.stem() != "ib-remote-channel";
+        return path.stem() != "ib-remote-channel" && path.stem() != "ethernet-remote-channel";
 #endif
     }
 
@@ -61,7 +61,7 @@ class ModuleSourceTestCase : public TestCase
         (void)name;
         return true;
 #else
-        return name != "ns3::IbRemoteChannel";
+        return name != "ns3::IbRemoteChannel" && name != "ns3::EthernetRemoteChannel";
 #endif
     }
 
