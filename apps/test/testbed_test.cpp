@@ -91,5 +91,37 @@ TEST(Launch, RunsOneRankPerNetworkNamespace) {
   EXPECT_EQ(tokens_per_prompt(deployed), tokens_per_prompt(read_json(dir / "sim/results.json")));
 }
 
+// A cable cut mid-run (the hub's end of rank 2's link set down, as a pulled cable or a
+// failed switch port): the survivors' next collective times out after --timeout, and each
+// names rank 2, whose heartbeats no longer reach the store; launch stops the cut-off rank
+// and exits 1, and the testbed leaves nothing behind.
+TEST(Testbed, ACutLinkMakesEverySurvivorNameThePeerBehindIt) {
+  TestDir dir;
+  if (const std::string why = set_up_testbed(dir); !why.empty()) GTEST_SKIP() << why;
+  ASSERT_EQ(testbed_leftovers(dir), "") << "a testbed is up already";
+  json scenario = read_json(kScenarios + "/quickstart.json");
+  scenario.erase("$schema");
+  scenario["workload"]["new_tokens"] = 400;  // long enough that the cut lands mid-run
+  write_json(dir / "scenario.json", scenario);
+  Process testbed({UNIFERENCE_TESTBED_SCRIPT, "run", "4", "1gbit", "--", kUniference, "launch",
+                   "--netns", "uf-tb0,uf-tb1,uf-tb2,uf-tb3", "--master-addr", "198.18.0.1",
+                   dir / "scenario.json", "--out", dir / "deploy", "--timeout", "10"},
+                  {}, dir / "testbed.out", dir / "testbed.err");
+  ASSERT_TRUE(testbed.err_contains_within("token 3/", 120s)) << testbed.err();
+  ASSERT_EQ(run(dir, "cut", {"ip", "-n", "uf-tb-br", "link", "set", "ufb2", "down"}), 0);
+  // The timeout, the census, launch's grace for the cut-off rank, and slack for a loaded host.
+  EXPECT_EQ(testbed.wait(120s), 1) << testbed.err();
+  const std::string err = testbed.err();
+  for (int r : {0, 1, 3}) {
+    // Rank r's own report, one line as launch relays it.
+    const std::string head = "[rank " + std::to_string(r) + "] uniference-deploy: error: ";
+    const size_t at = err.find(head);
+    ASSERT_NE(at, std::string::npos) << "rank " << r << " reported nothing:\n" << err;
+    const std::string line = err.substr(at, err.find('\n', at) - at);
+    EXPECT_NE(line.find("lost peer: rank 2"), std::string::npos) << line;
+  }
+  EXPECT_EQ(testbed_leftovers(dir), "");
+}
+
 }  // namespace
 }  // namespace uniference
