@@ -10,7 +10,10 @@
 
 #include <c10/util/Exception.h>
 
-#include <boost/context/detail/exception.hpp>
+// boost::context::detail::forced_unwind comes with the fiber headers: from
+// detail/exception.hpp in the fcontext variant, from fiber_ucontext.hpp (which defines it
+// again, so that header must not be included beside it) in the sanitized build's ucontext one.
+#include <boost/context/fiber.hpp>
 #include <boost/fiber/fiber.hpp>
 #include <boost/fiber/operations.hpp>
 #include <boost/fiber/protected_fixedsize_stack.hpp>

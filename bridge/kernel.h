@@ -50,8 +50,15 @@ class Baton {
 // only the kernel changes it.
 struct LogicalProcess;
 
+// AddressSanitizer pads every frame with red zones: a fiber needs a few times the stack.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr size_t kDefaultFiberStack = size_t(8) << 20;
+#else
+inline constexpr size_t kDefaultFiberStack = size_t(1) << 20;
+#endif
+
 struct KernelConfig {
-  size_t stack_bytes = size_t(1) << 20;  // guarded stack per LP fiber
+  size_t stack_bytes = kDefaultFiberStack;  // guarded stack per LP fiber
   uint64_t seed = 1;                     // of every LP's own random stream
   // Time every LP resume with the wall clock (lp_wall_ns): two clock reads per fiber
   // switch, so only for overhead accounting.

@@ -15,15 +15,19 @@
 #   scripts/build.sh                  against Debian's packaged ns-3, into build/
 #   scripts/build.sh --ns3 source     against the ns-3 scripts/build-ns3.sh built from Debian's
 #                                     source (release, MPI), into build-ns3src/
+#   scripts/build.sh --sanitize       with ASan and UBSan against Debian's ns-3, into build-asan/
+#                                     (cmake/sanitizers.cmake; scripts/sanitize.sh runs the suite)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 ns3=package
+sanitize=false
 while (($#)); do
     case "$1" in
+    --sanitize) sanitize=true; shift ;;
     --ns3) ns3=${2:-}; shift 2 || { echo "build.sh: --ns3 takes package or source" >&2; exit 2; } ;;
     --ns3=*) ns3=${1#--ns3=}; shift ;;
-    *) echo "build.sh: unknown argument '$1' (--ns3 package|source)" >&2; exit 2 ;;
+    *) echo "build.sh: unknown argument '$1' (--ns3 package|source, --sanitize)" >&2; exit 2 ;;
     esac
 done
 case "$ns3" in
@@ -39,6 +43,12 @@ source)
     ;;
 *) echo "build.sh: --ns3 takes package or source, not '$ns3'" >&2; exit 2 ;;
 esac
+if $sanitize; then
+    [ "$ns3" = package ] || { echo "build.sh: --sanitize builds against Debian's ns-3 only" >&2; exit 2; }
+    build=build-asan
+    ns3_args=(-DUNIFERENCE_SANITIZE=address,undefined
+              -DUNIFERENCE_BOOST_SOURCE="$(./scripts/boost-source.sh)")
+fi
 launcher=()
 if command -v ccache >/dev/null; then
     launcher=("-DCMAKE_CXX_COMPILER_LAUNCHER=env;LANG=C;LC_ALL=C;LC_CTYPE=C;LC_MESSAGES=C;CCACHE_BASEDIR=$(pwd -P);CCACHE_COMPILERCHECK=content;CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime;ccache")

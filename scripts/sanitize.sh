@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The test suite under AddressSanitizer and UndefinedBehaviorSanitizer (docs/sanitizers.md).
+# Builds build-asan/ (scripts/build.sh --sanitize: Boost.Fiber compiled from Debian's source
+# with ucontext switches that ASan is told of) and runs every test but the deployment and
+# testbed ones (labels deploy, testbed): those start real Gloo process groups and launchers
+# against wall-clock deadlines (a rendezvous, a 10 s operation timeout) that the sanitizers'
+# slowdown would miss, which would say nothing about memory. Extra arguments go to ctest.
+#
+# Options, each for a reason:
+#   detect_leaks=0           ns-3's and libtorch's process-lifetime singletons (TypeIds,
+#                            the operator registry) are never freed, by design.
+#   halt_on_error=1          a report fails the test that made it, at once.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/build.sh --sanitize
+export ASAN_OPTIONS=detect_leaks=0:halt_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+ctest --test-dir build-asan -j"$(nproc)" --output-on-failure -LE 'deploy|testbed' "$@"
