@@ -14,6 +14,7 @@
 #include "apps/atomic_file.h"
 #include "apps/html_report.h"
 #include "bridge/chrome_trace.h"
+#include "bridge/job_record.h"
 #include "apps/serving_report.h"
 
 namespace uniference {
@@ -363,14 +364,6 @@ std::string summary(const Scenario& scenario, const NetworkSetup* network, const
 
 }  // namespace
 
-std::string summary_table(const Scenario& scenario, const NetworkSetup& network, const RunRecord& record) {
-  return summary(scenario, &network, record);
-}
-
-std::string summary_table(const Scenario& scenario, const RunRecord& record) {
-  return summary(scenario, nullptr, record);
-}
-
 namespace {
 
 json results(const Scenario& scenario, const NetworkSetup* network, const RunRecord& record) {
@@ -525,13 +518,100 @@ json results(const Scenario& scenario, const NetworkSetup* network, const RunRec
   return results;
 }
 
+// What a job of several (/jobs) used, for results.json: a traffic job's pattern, or the
+// model job's own results, as results() gives them for the job alone.
+json job_entry(const JobSpec& spec, const JobRanks& ranks, const RunRecord& record) {
+  const RunRecord job = job_record(record, ranks.first_rank, ranks.ranks);
+  json entry;
+  if (spec.alone) {
+    entry = results(*spec.alone, nullptr, job);
+  } else {
+    uint64_t bytes = 0;
+    for (const RankStats& stats : job.ranks) bytes += stats.bytes_sent;
+    entry = {{"traffic",
+              {{"pattern", spec.traffic->pattern}, {"bytes", spec.traffic->bytes},
+               {"period_ns", spec.traffic->period_ns}}},
+             {"total_ns", job.total_ns},
+             {"bytes_sent", bytes}};
+  }
+  entry["name"] = spec.name;
+  entry["first_rank"] = ranks.first_rank;
+  entry["rank_count"] = ranks.ranks;
+  entry["start_ns"] = spec.start_ns;
+  return entry;
+}
+
+// results.json of a run of several jobs: what they shared (the network, its links, the faults,
+// every rank's totals) at the top, each job's own results under "jobs".
+json jobs_results(const Scenario& scenario, const NetworkSetup* network, const RunRecord& record) {
+  // The shared part is results() of the run without what belongs to one job.
+  RunRecord shared = record;
+  shared.tokens.clear();
+  shared.token_times_ns.clear();
+  shared.token_prompts.clear();
+  shared.requests.clear();
+  shared.phases.clear();
+  Scenario run = scenario;
+  run.workload.kind = "single";  // the jobs' workloads are theirs
+  json out = results(run, network, shared);
+  for (const char* key : {"ttft_ns", "tpot_ns", "tokens", "token_times_ns", "prompts", "phases", "memory"}) {
+    out.erase(key);
+  }
+  for (const char* key : {"model", "strategy", "tp", "pp", "dp", "sp", "ep", "dispatch", "micro_batches",
+                          "stages", "workload", "batch", "prompt_tokens", "new_tokens", "device_profile"}) {
+    out["setup"].erase(key);
+  }
+  json jobs = json::array();
+  for (size_t j = 0; j < record.jobs.size(); ++j) jobs.push_back(job_entry(scenario.jobs.at(j), record.jobs[j], record));
+  out["jobs"] = std::move(jobs);
+  return out;
+}
+
+// The summary of a run of several jobs: the network, then a block per job.
+std::string jobs_summary(const Scenario& scenario, const NetworkSetup* network, const RunRecord& record) {
+  std::string out = scenario.name + ": " + std::to_string(record.jobs.size()) + " jobs on one network\n";
+  if (network != nullptr) {
+    out += "network: " + network->topology + ", " + network->link_rate_text + " links, " +
+           network->link_delay_text + " delay, " + transport_text(*network) + "\n";
+  }
+  out += "  " + pad_right("simulated time", 16) + format_duration(record.total_ns) + "\n";
+  for (size_t j = 0; j < record.jobs.size(); ++j) {
+    const JobSpec& spec = scenario.jobs.at(j);
+    const JobRanks& ranks = record.jobs[j];
+    const RunRecord job = job_record(record, ranks.first_rank, ranks.ranks);
+    out += "\njob " + spec.name + " (ranks " + std::to_string(ranks.first_rank) + " to " +
+           std::to_string(ranks.first_rank + ranks.ranks - 1) + "): ";
+    if (spec.traffic) {
+      uint64_t bytes = 0;
+      for (const RankStats& stats : job.ranks) bytes += stats.bytes_sent;
+      out += "background " + spec.traffic->pattern + " of " + format_bytes(spec.traffic->bytes) + " every " +
+             format_duration(spec.traffic->period_ns) + ", " + format_bytes(bytes) + " sent\n";
+    } else {
+      out += summary(*spec.alone, nullptr, job);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
+std::string summary_table(const Scenario& scenario, const NetworkSetup& network, const RunRecord& record) {
+  if (!record.jobs.empty()) return jobs_summary(scenario, &network, record);
+  return summary(scenario, &network, record);
+}
+
+std::string summary_table(const Scenario& scenario, const RunRecord& record) {
+  if (!record.jobs.empty()) return jobs_summary(scenario, nullptr, record);
+  return summary(scenario, nullptr, record);
+}
+
 json results_json(const Scenario& scenario, const NetworkSetup& network, const RunRecord& record) {
+  if (!record.jobs.empty()) return jobs_results(scenario, &network, record);
   return results(scenario, &network, record);
 }
 
 json results_json(const Scenario& scenario, const RunRecord& record) {
+  if (!record.jobs.empty()) return jobs_results(scenario, nullptr, record);
   return results(scenario, nullptr, record);
 }
 
@@ -569,8 +649,13 @@ void write(const Scenario& scenario, const NetworkSetup* network, const RunRecor
   std::string results_text;
   std::string trace_text;
   std::string requests_text;
-  if (scenario.outputs.results) results_text = json_text(results(scenario, network, record), 2) + "\n";
-  if (scenario.outputs.results && scenario.workload.is_serving()) requests_text = requests_csv(record);
+  if (scenario.outputs.results) {
+    const json out = record.jobs.empty() ? results(scenario, network, record) : jobs_results(scenario, network, record);
+    results_text = json_text(out, 2) + "\n";
+  }
+  if (scenario.outputs.results && scenario.workload.is_serving() && record.jobs.empty()) {
+    requests_text = requests_csv(record);
+  }
   if (scenario.outputs.trace) {
     int64_t cut_ns = -1;
     const RunRecord window = trace_window(record, scenario.outputs.trace_max_events, &cut_ns);

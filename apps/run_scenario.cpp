@@ -17,6 +17,7 @@
 #include "bridge/sim_cluster.h"
 #include "bridge/this_lp.h"
 #include "bridge/varying_links.h"
+#include "compute/background_traffic.h"
 #include "compute/compute_meter.h"
 
 #include <ns3/simulator.h>
@@ -114,6 +115,7 @@ void check_runs_across(const Scenario& scenario, const CheckedScenario& checked,
     }
   }
   if (!scenario.faults.empty()) refuse("/faults", "injects no faults");
+  if (!scenario.jobs.empty()) refuse("/jobs", "runs one job");
   if (scenario.workload.is_serving()) {
     refuse("/workload/kind", "runs batch workloads: serving's scheduler is one rank's memory");
   }
@@ -176,31 +178,97 @@ KernelConfig kernel_config(const CheckedCompute& checked) {
   return kernel;
 }
 
-ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::string& out_dir) {
-  const CheckedScenario checked = check_scenario(scenario);
-  StrategyInputs inputs = strategy_inputs(scenario, checked);
-  inputs.weights_loaded = this_lp::discard_compute;
-  inputs.on_memory = [](const MemoryUse& use) {
+// What one model job's ranks read: the strategy's inputs, and serving's.
+struct JobInputs {
+  StrategyInputs strategy;
+  ServingInputs serving;
+};
+
+// A model job's inputs; its serving requests arrive from `start_ns` on. Where `progress` is
+// given, a serving job shows its requests there.
+JobInputs job_inputs(const Scenario& scenario, const CheckedCompute& checked, int64_t start_ns,
+                     std::optional<ServingProgress>* progress) {
+  JobInputs in;
+  in.strategy = strategy_inputs(scenario, checked);
+  in.strategy.weights_loaded = this_lp::discard_compute;
+  in.strategy.on_memory = [](const MemoryUse& use) {
     this_lp::record_memory(use.weights, use.kv_cache, use.activations);
   };
-  inputs.on_token = [](int64_t prompt, int64_t step, int64_t token) {
+  in.strategy.on_token = [](int64_t prompt, int64_t step, int64_t token) {
     this_lp::record_token(prompt, step, token);
   };
-  // Progress lines go to a terminal only: a pipe or a CI log gets the summary alone.
-  progress = progress && ProgressLine(false).enabled();
-
-  ServingInputs serving;
-  std::optional<ServingProgress> serving_progress;
   if (scenario.workload.is_serving()) {
-    serving = serving_inputs(scenario, checked);
-    serving.clock.now_ns = this_lp::clock_ns;
-    serving.clock.sleep_until_ns = this_lp::sleep_until;
-    if (progress) serving_progress.emplace(serving.requests.size());
-    serving.on_finished = [&](const RequestRecord& record) {
+    in.serving = serving_inputs(scenario, checked);
+    for (Request& request : in.serving.requests) request.arrival_ns += start_ns;
+    in.serving.clock.now_ns = this_lp::clock_ns;
+    in.serving.clock.sleep_until_ns = this_lp::sleep_until;
+    if (progress != nullptr) progress->emplace(in.serving.requests.size());
+    in.serving.on_finished = [progress](const RequestRecord& record) {
       this_lp::record_request(record);
-      if (serving_progress) serving_progress->finished(record);
+      if (progress != nullptr) (*progress)->finished(record);
     };
   }
+  return in;
+}
+
+// Tokens a run of batch jobs makes, for its progress line.
+size_t expected_tokens(const Scenario& scenario) {
+  const auto of = [](const Scenario& s) {
+    return s.workload.is_serving() ? 0 : size_t(s.workload.batch) * size_t(s.workload.new_tokens);
+  };
+  if (scenario.jobs.empty()) return of(scenario);
+  size_t tokens = 0;
+  for (const JobSpec& job : scenario.jobs) {
+    if (job.alone) tokens += of(*job.alone);
+  }
+  return tokens;
+}
+
+// The ranks of every job of /jobs, each job a world of its own. The inputs live in `inputs`,
+// which the ranks read while the cluster runs.
+void add_jobs(SimCluster& cluster, const Scenario& scenario, const CheckedScenario& checked,
+              std::vector<JobInputs>& inputs) {
+  inputs.reserve(checked.jobs.size());
+  std::vector<JobWorld> worlds;
+  std::vector<JobRanks> ranks;
+  for (const CheckedJob& job : checked.jobs) {
+    const JobSpec& spec = *job.spec;
+    worlds.push_back({job.first_rank, job.ranks, spec.alone ? spec.alone->seed : scenario.seed});
+    ranks.push_back({spec.name, job.first_rank, job.ranks});
+    if (spec.traffic) {
+      inputs.emplace_back();
+      TrafficRounds rounds{spec.traffic->pattern, spec.traffic->bytes, spec.start_ns,
+                           spec.traffic->period_ns, scenario.shapes_only};
+      Kernel* kernel = &cluster.kernel();
+      for (int r = 0; r < job.ranks; ++r) {
+        const int rank = cluster.add_rank(make_modeled_meter(checked.device), [rounds, kernel](Comm& world) {
+          TrafficClock clock{this_lp::sleep_until,
+                             [kernel](int64_t ns) { return kernel->foreground_finished_before(ns); }};
+          run_background_traffic(world, rounds, clock);
+        });
+        kernel->set_background(rank);
+      }
+      continue;
+    }
+    inputs.push_back(job_inputs(*spec.alone, job.compute, spec.start_ns, nullptr));
+    const JobInputs* in = &inputs.back();
+    const CheckedJob* checked_job = &job;
+    for (int r = 0; r < job.ranks; ++r) {
+      cluster.add_rank(meter_for(*spec.alone, job.compute.rank_devices[size_t(r)]), [checked_job, in](Comm& world) {
+        const JobSpec& spec = *checked_job->spec;
+        if (spec.start_ns > 0) this_lp::sleep_until(spec.start_ns);
+        run_rank(*spec.alone, checked_job->compute, world, in->strategy, in->serving);
+      });
+    }
+  }
+  cluster.set_jobs(std::move(worlds));
+  cluster.kernel().recorder().jobs(std::move(ranks));
+}
+
+ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::string& out_dir) {
+  const CheckedScenario checked = check_scenario(scenario);
+  // Progress lines go to a terminal only: a pipe or a CI log gets the summary alone.
+  progress = progress && ProgressLine(false).enabled();
 
   const OutputSpec& outputs = scenario.outputs;
   KernelConfig kernel = kernel_config(checked);
@@ -213,10 +281,20 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
     // Only process 0 speaks: the others' lines would interleave with its own.
     progress = progress && distributed::process() == 0;
   }
+  std::optional<ServingProgress> serving_progress;
+  const bool serving = scenario.jobs.empty() && scenario.workload.is_serving();
   SimCluster cluster(network, kernel);
-  for (int r = 0; r < checked.ranks; ++r) {
-    cluster.add_rank(meter_for(scenario, checked.rank_devices[size_t(r)]),
-                     [&](Comm& world) { run_rank(scenario, checked, world, inputs, serving); });
+  std::vector<JobInputs> inputs;
+  if (scenario.jobs.empty()) {
+    inputs.push_back(job_inputs(scenario, checked, 0, progress ? &serving_progress : nullptr));
+    const JobInputs* in = &inputs.back();
+    for (int r = 0; r < checked.ranks; ++r) {
+      cluster.add_rank(meter_for(scenario, checked.rank_devices[size_t(r)]), [&scenario, &checked, in](Comm& world) {
+        run_rank(scenario, checked, world, in->strategy, in->serving);
+      });
+    }
+  } else {
+    add_jobs(cluster, scenario, checked, inputs);
   }
   // The taps go on once the devices exist; they die before the cluster, which owns ns-3.
   try {
@@ -238,9 +316,7 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
   }
   RunCapture capture(outputs, out_dir, scenario.name);
   std::optional<SimulationProgress> run_progress;
-  if (progress && !scenario.workload.is_serving()) {
-    run_progress.emplace(cluster.kernel(), size_t(scenario.workload.batch) * size_t(scenario.workload.new_tokens));
-  }
+  if (progress && !serving) run_progress.emplace(cluster.kernel(), expected_tokens(scenario));
 
   ScenarioRun run;
   run.outcome = cluster.run();

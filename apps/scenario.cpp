@@ -2,6 +2,7 @@
 
 #include "apps/json_checker.h"
 #include "apps/scenario_files.h"
+#include "apps/scenario_jobs.h"
 #include "apps/scenario_keys.h"
 #include "apps/scenario_network.h"
 #include "apps/scenario_values.h"
@@ -515,6 +516,12 @@ Scenario parse_scenario(const json& document, const std::string& source_name) {
   }
   if (const json* v = Checker::find(document, "outputs")) {
     scenario.outputs = read_outputs(check, *v, "/outputs");
+  }
+  if (const json* v = Checker::find(document, "jobs")) {
+    if (Checker::find(document["network"], "placement") != nullptr) {
+      check.fail("/network/placement", "a scenario with /jobs places each job by /jobs/<n>/placement");
+    }
+    scenario.jobs = read_jobs(check, document, *v, source_name, &parse_scenario);
   }
   return scenario;
 }

@@ -229,6 +229,35 @@ struct OutputSpec {
   bool report = false;          // report.html, made from results.json and trace.json
 };
 
+// /jobs/<n>/traffic: background traffic in place of a model.
+struct TrafficSpec {
+  std::string pattern;     // all_reduce, all_to_all, permutation
+  uint64_t bytes = 0;      // each rank's buffer
+  int64_t period_ns = 0;   // from one round's start to the next's
+  int ranks = 0;
+};
+
+struct Scenario;
+
+// One entry of /jobs: a job among others on the scenario's network.
+struct JobSpec {
+  std::string pointer;  // "/jobs/0", where the scenario gives it
+  std::string name;
+  int64_t start_ns = 0;
+  PlacementSpec placement;  // packed: the lowest endpoints left free
+  std::optional<TrafficSpec> traffic;
+  // A model job as a scenario of its own: the top-level one with the job's sections in place
+  // of the top-level ones, its name and seed, its placement as /network/placement, without
+  // /jobs and /faults. What a job reads from it is what it would read alone.
+  std::shared_ptr<const Scenario> alone;
+  // The sections the job wrote itself ("model", "workload"): an error found in one of them
+  // later (a strategy refusing its degrees) is reported under the job's pointer.
+  std::vector<std::string> own_sections;
+
+  // `e` moved under the job's pointer when it is about a section the job wrote.
+  ScenarioError at_job(const ScenarioError& e) const;
+};
+
 struct Scenario {
   std::string source;  // the file name errors are reported against
   std::string name;    // defaults to the file's stem
@@ -247,6 +276,7 @@ struct Scenario {
   int64_t collective_timeout_ns = 0;        // /collectives/timeout; 0: none
   std::vector<FaultSpec> faults;            // /faults, in order
   OutputSpec outputs;
+  std::vector<JobSpec> jobs;                // /jobs, in order; empty: the scenario is one job
 };
 
 // Reads and checks a scenario file, after applying `overrides` ("/network/link/rate=10Gbps":

@@ -14,6 +14,7 @@
 #include <ns3/trace-condition.h>
 #include <ns3/varying-link-helper.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 
@@ -336,6 +337,10 @@ NetworkConfig checked_network(const Scenario& scenario, uint32_t ranks) {
 // pcap and FlowMonitor read ns3::Packets and IP headers; the RDMA fabric's packets are
 // neither, so asking for them there would silently write nothing.
 void check_outputs(const Scenario& scenario, const NetworkConfig& net) {
+  if (scenario.outputs.report && !scenario.jobs.empty()) {
+    throw ScenarioError(scenario.source, "/outputs/report",
+                        "shows one job; results.json lists every job of /jobs");
+  }
   if (net.level == "flow") {
     const std::string why = "; this scenario's /network/transport/level is 'flow', which has no "
                             "packets (the trace's link counters show the flows' load)";
@@ -399,12 +404,108 @@ std::vector<Fault> checked_faults(const Scenario& scenario, NetworkConfig& net, 
   return faults;
 }
 
+// Each job's ranks and endpoints: arrays first (an endpoint holds one rank), then the packed
+// jobs on the lowest endpoints left, in job order.
+std::vector<CheckedJob> checked_jobs(const Scenario& scenario) {
+  std::vector<CheckedJob> jobs;
+  std::map<uint32_t, std::pair<const JobSpec*, size_t>> taken;  // endpoint -> job, rank
+  int first = 0;
+  for (const JobSpec& spec : scenario.jobs) {
+    CheckedJob job;
+    job.spec = &spec;
+    job.first_rank = first;
+    if (spec.traffic) {
+      job.ranks = spec.traffic->ranks;
+    } else {
+      try {
+        job.compute = check_compute(*spec.alone);
+      } catch (const ScenarioError& e) {
+        throw spec.at_job(e);
+      }
+      job.ranks = job.compute.ranks;
+    }
+    const std::string at = child(spec.pointer, "placement");
+    if (!spec.placement.packed) {
+      if (int(spec.placement.endpoint.size()) != job.ranks) {
+        throw ScenarioError(scenario.source, at,
+                            "gives " + std::to_string(spec.placement.endpoint.size()) +
+                                " endpoints for the job's " + std::to_string(job.ranks) + " ranks");
+      }
+      job.endpoints = spec.placement.endpoint;
+      for (size_t r = 0; r < job.endpoints.size(); ++r) {
+        const auto [it, fresh] = taken.emplace(job.endpoints[r], std::make_pair(&spec, r));
+        if (!fresh) {
+          throw ScenarioError(scenario.source, child(at, std::to_string(r)),
+                              "endpoint " + std::to_string(job.endpoints[r]) + " already holds rank " +
+                                  std::to_string(it->second.second) + " of job \"" +
+                                  it->second.first->name + "\" (" + it->second.first->pointer +
+                                  "); an endpoint holds one rank");
+        }
+      }
+    }
+    first += job.ranks;
+    jobs.push_back(std::move(job));
+  }
+  if (std::all_of(jobs.begin(), jobs.end(), [](const CheckedJob& job) { return job.spec->traffic.has_value(); })) {
+    throw ScenarioError(scenario.source, "/jobs",
+                        "every job is traffic, which runs until the model jobs finish; give one a model");
+  }
+  uint32_t next = 0;
+  for (CheckedJob& job : jobs) {
+    if (!job.endpoints.empty()) continue;
+    for (int r = 0; r < job.ranks; ++r, ++next) {
+      while (taken.count(next) > 0) ++next;
+      job.endpoints.push_back(next);
+    }
+  }
+  return jobs;
+}
+
+// The network for every job's ranks, each on its endpoint; a placement the topology refuses is
+// reported at the job's placement.
+NetworkConfig checked_job_network(const Scenario& scenario, const std::vector<CheckedJob>& jobs) {
+  Scenario placed = scenario;
+  placed.network.placement.packed = false;
+  placed.network.placement.endpoint.clear();
+  for (const CheckedJob& job : jobs) {
+    for (uint32_t endpoint : job.endpoints) placed.network.placement.endpoint.push_back(endpoint);
+  }
+  const auto ranks = uint32_t(placed.network.placement.endpoint.size());
+  try {
+    return checked_network(placed, ranks);
+  } catch (const ScenarioError& e) {
+    const std::string placement = "/network/placement";
+    if (e.pointer().rfind(placement, 0) != 0) throw;
+    // "/network/placement/<world rank>": the job's rank, under its own key.
+    const std::string rest = e.pointer().substr(placement.size());
+    const int rank = rest.size() > 1 ? std::stoi(rest.substr(1)) : 0;
+    for (const CheckedJob& job : jobs) {
+      if (rank < job.first_rank || rank >= job.first_rank + job.ranks) continue;
+      const std::string at = child(job.spec->pointer, "placement");
+      if (job.spec->placement.packed) {
+        throw ScenarioError(e.source(), at, "\"packed\" puts rank " + std::to_string(rank - job.first_rank) +
+                                                " on endpoint " + std::to_string(job.endpoints[size_t(rank - job.first_rank)]) +
+                                                ": " + e.detail());
+      }
+      throw ScenarioError(e.source(), rest.size() > 1 ? child(at, std::to_string(rank - job.first_rank)) : at,
+                          e.detail());
+    }
+    throw;
+  }
+}
+
 }  // namespace
 
 CheckedScenario check_scenario(const Scenario& scenario) {
   CheckedScenario checked;
   static_cast<CheckedCompute&>(checked) = check_compute(scenario);
-  checked.network = checked_network(scenario, uint32_t(checked.ranks));
+  if (!scenario.jobs.empty()) {
+    checked.jobs = checked_jobs(scenario);
+    checked.ranks = checked.jobs.back().first_rank + checked.jobs.back().ranks;
+    checked.network = checked_job_network(scenario, checked.jobs);
+  } else {
+    checked.network = checked_network(scenario, uint32_t(checked.ranks));
+  }
   check_outputs(scenario, checked.network);
   checked.faults = checked_faults(scenario, checked.network, checked.ranks);
   return checked;

@@ -13,7 +13,18 @@
 
 namespace uniference {
 
+// One job of /jobs, checked: where its ranks are in the run's world, and a model job's compute.
+struct CheckedJob {
+  const JobSpec* spec = nullptr;  // in the Scenario checked, which must outlive this
+  int first_rank = 0;             // its ranks are world ranks first_rank .. first_rank + ranks - 1
+  int ranks = 0;
+  std::vector<uint32_t> endpoints;  // each rank's
+  CheckedCompute compute;           // model jobs only
+};
+
+// The top level's compute (the jobs' defaults) and the network, built for every job's ranks.
 struct CheckedScenario : CheckedCompute {
+  std::vector<CheckedJob> jobs;  // /jobs, in order; empty for a scenario of one job
   NetworkConfig network;
   std::vector<Fault> faults;  // /faults; their cable and node names are checked as the run builds
                               // the network (bridge/faults.h)

@@ -55,7 +55,8 @@ std::vector<ScenarioKey>& table() {
   static std::vector<ScenarioKey> keys = [] {
     std::vector<ScenarioKey> all;
     for (auto section : {top_level_keys, model_keys, parallel_keys, workload_keys, devices_keys,
-                         compute_keys, network_keys, collectives_keys, faults_keys, outputs_keys}) {
+                         compute_keys, network_keys, collectives_keys, faults_keys, jobs_keys,
+                         outputs_keys}) {
       for (ScenarioKey& key : section()) {
         if (declared(all, key.pointer) || !declared(all, parent_of(key.pointer))) {
           throw std::logic_error("scenario key " + key.pointer +

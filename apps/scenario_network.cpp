@@ -178,6 +178,8 @@ std::vector<std::pair<std::string, uint32_t>> read_topology_options(const Checke
 }
 
 // "packed", or the endpoint of each rank; whether the endpoints exist is the topology's to say.
+}  // namespace
+
 PlacementSpec read_placement(const Checker& check, const json& value, const std::string& pointer) {
   const char* const expected = "\"packed\" or an array of endpoint indexes, one per rank";
   PlacementSpec placement;
@@ -198,6 +200,8 @@ PlacementSpec read_placement(const Checker& check, const json& value, const std:
   }
   return placement;
 }
+
+namespace {
 
 SwitchSpec read_switch(const Checker& check, const json& value, const std::string& pointer) {
   check.object(value, pointer, scenario_keys_under("/network/switch"));

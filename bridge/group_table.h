@@ -19,6 +19,10 @@ class GroupTable {
   // throws std::invalid_argument when members disagree about the list.
   int split(int parent, uint64_t split_index, const std::vector<int>& members);
 
+  // A group its members take for their whole world: a job's ranks among other jobs' (/jobs).
+  // Made before the run, by no member's call.
+  int add_world(const std::vector<int>& members) { return add(members); }
+
   const std::vector<int>& members(int group) const { return groups_.at(static_cast<size_t>(group)); }
   // "group 1 {0,2}", for errors and reports.
   const std::string& label(int group) const { return labels_.at(static_cast<size_t>(group)); }

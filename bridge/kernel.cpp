@@ -59,6 +59,7 @@ struct LogicalProcess {
   std::vector<SlowWindow> slow;
   int64_t crashed_at_ns = -1;
   bool crashed() const { return crashed_at_ns >= 0; }
+  bool background = false;  // Kernel::set_background
 };
 
 namespace {
@@ -160,10 +161,22 @@ int Kernel::add_lp(std::unique_ptr<ComputeMeter> meter, std::function<void()> bo
   lp->rank = static_cast<int>(lps_.size());
   lp->meter = std::move(meter);
   lp->body = std::move(body);
-  lp->random = lp_generator_state(config_.seed, lp->rank);
-  lp->wake_random.seed(config_.seed * 0x9E3779B97F4A7C15ull + uint64_t(lp->rank));
   lps_.push_back(std::move(lp));
-  return lps_.back()->rank;
+  const int rank = lps_.back()->rank;
+  set_stream(rank, config_.seed, rank);
+  return rank;
+}
+
+void Kernel::set_background(int rank) {
+  LogicalProcess& lp = *lps_.at(static_cast<size_t>(rank));
+  if (!lp.background) ++background_;
+  lp.background = true;
+}
+
+void Kernel::set_stream(int rank, uint64_t seed, int index) {
+  LogicalProcess& lp = *lps_.at(static_cast<size_t>(rank));
+  lp.random = lp_generator_state(seed, index);
+  lp.wake_random.seed(seed * 0x9E3779B97F4A7C15ull + uint64_t(index));
 }
 
 Kernel& Kernel::current() {
@@ -268,6 +281,11 @@ void Kernel::lp_main(LogicalProcess& lp) {
   lp.state = LogicalProcess::State::kFinished;
   if (!lp.cancelled) recorder_.finished(lp.rank, now_ns());
   ++finished_;
+  if (lp.background) {
+    ++background_finished_;
+  } else if (finished_ - background_finished_ == lp_count() - background_) {
+    foreground_done_ns_ = now_ns();
+  }
   if (finished_ == lp_count() && !stopping_) ns3::Simulator::Stop();
   if (crashed_ > 0 && finished_ + crashed_ == local_count()) request_quiescence_check();
   kernel_baton_.post();
@@ -297,6 +315,7 @@ void Kernel::leave(LogicalProcess& lp) {
 
 void Kernel::resume(LogicalProcess* lp) {
   --pending_resumes_;
+  if (lp->background) --background_pending_resumes_;
   if (lp->crashed()) request_quiescence_check();
   if (stopping_ || lp->state == LogicalProcess::State::kFinished || lp->crashed()) return;
   auto& props = lp->fiber.properties<LpProperties>();
@@ -311,6 +330,7 @@ void Kernel::resume(LogicalProcess* lp) {
 void Kernel::schedule_resume(LogicalProcess& lp, int64_t delay_ns) {
   lp.state = LogicalProcess::State::kScheduled;
   ++pending_resumes_;
+  if (lp.background) ++background_pending_resumes_;
   ns3::Simulator::Schedule(ns3::NanoSeconds(delay_ns), &Kernel::resume, this, &lp);
 }
 
@@ -421,8 +441,13 @@ void Kernel::check_quiescence() {
   // Across processes nothing here sees another process's messages in flight: a deadlock is
   // what is left blocked when ns-3 runs dry everywhere (run()).
   if (!local_.empty()) return;
-  if (stopping_ || finished_ == lp_count() || pending_resumes_ > 0) return;
-  if (finished_ + crashed_ == lp_count()) {
+  // Background LPs' rounds to come do not count: they would go on while the others wait.
+  // Once they have all finished, the background ones finish by themselves.
+  if (stopping_ || finished_ == lp_count() || foreground_done_ns_ >= 0 ||
+      pending_resumes_ - background_pending_resumes_ > 0) {
+    return;
+  }
+  if (crashed_ > 0 && finished_ - background_finished_ + crashed_ == lp_count() - background_) {
     end_after_fault("every rank that did not crash has finished, so the run cannot finish");
     return;
   }
@@ -564,7 +589,7 @@ void discard_compute() { Kernel::current().discard_compute(); }
 
 void record_token(int64_t prompt, int64_t /*step*/, int64_t token) {
   Kernel& kernel = Kernel::current();
-  kernel.recorder().token(prompt, token, kernel.lp_clock());
+  kernel.recorder().token(kernel.current_rank(), prompt, token, kernel.lp_clock());
 }
 
 void sleep_until(int64_t ns) {
@@ -574,7 +599,10 @@ void sleep_until(int64_t ns) {
   kernel.resume_compute();
 }
 
-void record_request(const RequestRecord& record) { Kernel::current().recorder().request(record); }
+void record_request(const RequestRecord& record) {
+  Kernel& kernel = Kernel::current();
+  kernel.recorder().request(kernel.current_rank(), record);
+}
 
 void record_memory(uint64_t weights, uint64_t kv_cache, uint64_t activations) {
   Kernel& kernel = Kernel::current();

@@ -113,6 +113,18 @@ class Kernel {
 
   // Adds an LP whose shard code is `body`; its rank is the number of LPs before it.
   int add_lp(std::unique_ptr<ComputeMeter> meter, std::function<void()> body);
+  // Before run(): rank's random streams (its libtorch generator and its wake-up draws) become
+  // those of LP `index` of a run seeded with `seed`, so that a job among others (/jobs) draws
+  // what it would draw alone. By default LP r's streams are (KernelConfig::seed, r).
+  void set_stream(int rank, uint64_t seed, int index);
+  // Before run(): rank's LP is background (a job of traffic beside the model jobs, /jobs): a
+  // run whose other LPs are all blocked with nothing in flight is a deadlock though it still
+  // has rounds to come, so that traffic that goes on until the models finish cannot hide one.
+  void set_background(int rank);
+  // Whether every LP that is not background had finished before `ns` (strictly).
+  bool foreground_finished_before(int64_t ns) const {
+    return foreground_done_ns_ >= 0 && foreground_done_ns_ < ns;
+  }
   int lp_count() const { return static_cast<int>(lps_.size()); }
 
   // ---- Faults (/faults), before run(); `fault` indexes the recorder's fault records ----
@@ -220,6 +232,12 @@ class Kernel {
   int crashed_ = 0;
   std::vector<std::string> fault_effects_;
   int pending_resumes_ = 0;
+  // set_background's LPs: how many, their resumes to come, and those finished; when the last
+  // of the others finished (-1: not yet).
+  int background_ = 0;
+  int background_pending_resumes_ = 0;
+  int background_finished_ = 0;
+  int64_t foreground_done_ns_ = -1;
   int64_t lp_wall_ns_ = 0;
   bool check_scheduled_ = false;
   bool stopping_ = false;

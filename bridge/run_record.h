@@ -132,6 +132,13 @@ struct FaultRecord {
   int64_t compute_added_ns = 0;
 };
 
+// A job of a run of several (/jobs): its name and the world ranks it ran on.
+struct JobRanks {
+  std::string name;
+  int first_rank = 0;
+  int ranks = 0;
+};
+
 struct RunRecord {
   // "": simulated; else the backend a deployment ran on ("gloo", "nccl"), its times real
   // (nanoseconds since every rank had loaded its weights).
@@ -142,8 +149,12 @@ struct RunRecord {
   std::vector<int64_t> token_times_ns;
   std::vector<int64_t> tokens;
   std::vector<int64_t> token_prompts;
+  // The rank that knew each token, and that scheduled each request, for telling jobs apart
+  // (job_record.h); records read back from JSON (record_json.h) leave them empty.
+  std::vector<int> token_ranks;
   // Serving runs: every finished request, in the order they finished.
   std::vector<RequestRecord> requests;
+  std::vector<int> request_ranks;
   std::vector<RankStats> ranks;
   uint64_t device_memory_bytes = 0;  // memory of the ranks' device profile; 0: unknown
   std::vector<Span> spans;
@@ -153,6 +164,7 @@ struct RunRecord {
   std::vector<LinkConditionSamples> link_conditions;  // time-varying links, in channel order
   std::vector<PhaseSpan> phases;    // in the order they ended
   std::vector<FaultRecord> faults;  // in the scenario's order
+  std::vector<JobRanks> jobs;       // /jobs, in the scenario's order; empty for one job
   // Why the run stopped before its end ("interrupted by SIGINT at t=1.200 ms"): what it
   // holds is what had happened by then. Empty for a run that ran to its end.
   std::string partial;

@@ -124,7 +124,8 @@ std::vector<NetMessage> RunRecorder::sent_elsewhere() const {
   return sent;
 }
 
-void RunRecorder::token(int64_t prompt, int64_t token, int64_t ns) {
+void RunRecorder::token(int rank, int64_t prompt, int64_t token, int64_t ns) {
+  record_.token_ranks.push_back(rank);
   record_.token_prompts.push_back(prompt);
   record_.tokens.push_back(token);
   record_.token_times_ns.push_back(ns);

@@ -76,10 +76,16 @@ class RunRecorder {
     record_.faults.at(fault).compute_added_ns += compute_added_ns;
   }
 
-  // The rank producing `prompt`'s tokens knew token `token` of it at `ns`.
-  void token(int64_t prompt, int64_t token, int64_t ns);
-  // A served request finished.
-  void request(RequestRecord record) { record_.requests.push_back(std::move(record)); }
+  // `rank`, producing `prompt`'s tokens, knew token `token` of it at `ns`.
+  void token(int rank, int64_t prompt, int64_t token, int64_t ns);
+  // A served request finished, on `rank`'s scheduler.
+  void request(int rank, RequestRecord record) {
+    record_.requests.push_back(std::move(record));
+    record_.request_ranks.push_back(rank);
+  }
+
+  // The jobs of a run of several (/jobs), before it starts.
+  void jobs(std::vector<JobRanks> jobs) { record_.jobs = std::move(jobs); }
 
   const RunRecord& record() const { return record_; }
 

@@ -47,7 +47,24 @@ uint64_t SimBackend::in_flight() const {
 }
 
 std::shared_ptr<Comm> SimBackend::world_comm(int rank) {
-  return std::make_shared<SimComm>(*this, 0, rank);
+  if (world_of_.empty()) return std::make_shared<SimComm>(*this, 0, rank);
+  const auto [group, index] = world_of_.at(static_cast<size_t>(rank));
+  return std::make_shared<SimComm>(*this, group, index);
+}
+
+void SimBackend::add_job_world(int first, int size) {
+  if (first < 0 || size < 1 || first + size > world_size()) {
+    throw std::invalid_argument("SimBackend: a job of ranks " + std::to_string(first) + " .. " +
+                                std::to_string(first + size - 1) + " in a world of " +
+                                std::to_string(world_size()));
+  }
+  if (world_of_.empty()) {
+    for (int r = 0; r < world_size(); ++r) world_of_.emplace_back(0, r);
+  }
+  std::vector<int> members;
+  for (int r = first; r < first + size; ++r) members.push_back(r);
+  const int group = groups_.add_world(members);
+  for (int i = 0; i < size; ++i) world_of_[size_t(first + i)] = {group, i};
 }
 
 void SimBackend::on_queued(SimBackend* backend, int, uint32_t, uint64_t, uint64_t, uint64_t) {

@@ -33,8 +33,11 @@ class SimBackend {
 
   Kernel& kernel() { return kernel_; }
   int world_size() const { return static_cast<int>(transports_.size()); }
-  // The world communicator as seen by `rank`.
+  // The world communicator as seen by `rank`: the whole world, or its job's (add_job_world).
   std::shared_ptr<Comm> world_comm(int rank);
+  // Consecutive world ranks first .. first + size - 1 become a world of their own, a job among
+  // others: their world communicator numbers them 0 .. size - 1, as if they ran alone.
+  void add_job_world(int first, int size);
 
   GroupTable& groups() { return groups_; }
   PointToPoint& point_to_point() { return point_to_point_; }
@@ -60,6 +63,8 @@ class SimBackend {
   std::vector<ns3::Ptr<ns3::MessageTransport>> transports_;
   std::map<uint64_t, ChannelLabel> channel_labels_;  // collectives' channels, for the record
   GroupTable groups_;
+  // Each rank's world: a group and its index in it; empty while every rank's is group 0.
+  std::vector<std::pair<int, int>> world_of_;
   PointToPoint point_to_point_;
   CollectiveEngine collectives_;
   uint64_t queued_ = 0;

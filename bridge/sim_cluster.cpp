@@ -42,6 +42,14 @@ int SimCluster::add_rank(std::unique_ptr<ComputeMeter> meter, Shard shard) {
   return rank;
 }
 
+void SimCluster::set_jobs(std::vector<JobWorld> jobs) {
+  if (backend_) throw std::logic_error("set_jobs: after build_network");
+  for (const JobWorld& job : jobs) {
+    for (int i = 0; i < job.size; ++i) kernel_.set_stream(job.first_rank + i, job.seed, i);
+  }
+  jobs_ = std::move(jobs);
+}
+
 namespace {
 
 // The nodes, links and transports of `ranks` ranks as a run builds them (ns3_defaults first,
@@ -96,6 +104,7 @@ void SimCluster::build_network() {
     kernel_.run_only(std::move(here));
   }
   backend_ = std::make_unique<SimBackend>(kernel_, std::move(transports), std::move(selection));
+  for (const JobWorld& job : jobs_) backend_->add_job_world(job.first_rank, job.size);
 }
 
 std::vector<std::string> network_cables(const NetworkConfig& network, uint32_t ranks) {

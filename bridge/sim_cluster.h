@@ -20,6 +20,14 @@
 
 namespace uniference {
 
+// A job among others on one network (/jobs): consecutive ranks that form a world of their own
+// and draw their random streams as if they ran alone, seeded with `seed`.
+struct JobWorld {
+  int first_rank = 0;
+  int size = 0;
+  uint64_t seed = 1;
+};
+
 class SimCluster {
  public:
   using Shard = std::function<void(Comm&)>;
@@ -31,6 +39,9 @@ class SimCluster {
 
   // Adds the next rank: its shard code and how its compute is charged.
   int add_rank(std::unique_ptr<ComputeMeter> meter, Shard shard);
+  // Divides the ranks added so far into jobs, before build_network: each rank's Comm is its
+  // job's world. Without it every rank shares one world, as one job.
+  void set_jobs(std::vector<JobWorld> jobs);
   // Builds the network for the ranks added so far (ns3_defaults first, then the topology
   // from the registry); run() does it when not yet done. Throws std::invalid_argument for
   // a name no registry knows or an Attribute default ns-3 refuses.
@@ -51,6 +62,7 @@ class SimCluster {
   uint64_t seed_;  // the run's seed, which also picks ns-3's random run
   Kernel kernel_;
   std::vector<Shard> shards_;
+  std::vector<JobWorld> jobs_;
   std::unique_ptr<SimBackend> backend_;
   ns3::Ptr<ns3::FlowNetwork> flow_network_;
   std::unique_ptr<FaultInjection> faults_;

@@ -5,7 +5,8 @@
 set(UNIFERENCE_REGISTRIES_SOURCES
   compute/serving/requests.cpp compute/serving/scheduler.cpp compute/replay_table.cpp
   compute/device_profile.cpp)
-set(UNIFERENCE_TRACE_SOURCES bridge/chrome_trace.cpp bridge/trace_time.cpp bridge/run_recorder.cpp)
+set(UNIFERENCE_TRACE_SOURCES bridge/chrome_trace.cpp bridge/trace_time.cpp bridge/run_recorder.cpp
+                             bridge/job_record.cpp)
 set(UNIFERENCE_SCENARIO_SOURCES
   apps/scenario_error.cpp
   apps/units.cpp
@@ -21,6 +22,8 @@ set(UNIFERENCE_SCENARIO_SOURCES
   apps/scenario_keys/collectives.cpp
   apps/scenario_keys/faults.cpp
   apps/scenario_keys/outputs.cpp
+  apps/scenario_keys/jobs.cpp
+  apps/scenario_jobs.cpp
   apps/scenario_key_reference.cpp
   apps/scenario_values.cpp
   apps/scenario.cpp

@@ -54,7 +54,7 @@ void RankTimeline::sent(const std::string& operation, const std::string& label, 
   if (started() && bytes > 0) recorder_.payload_sent(rank_, operation, label, bytes);
 }
 
-void RankTimeline::token(int64_t prompt, int64_t token) { recorder_.token(prompt, token, now_ns()); }
+void RankTimeline::token(int64_t prompt, int64_t token) { recorder_.token(rank_, prompt, token, now_ns()); }
 
 void RankTimeline::memory(uint64_t weights, uint64_t kv_cache, uint64_t activations) {
   recorder_.memory(rank_, weights, kv_cache, activations);

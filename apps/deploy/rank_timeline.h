@@ -45,7 +45,7 @@ class RankTimeline {
 
   void token(int64_t prompt, int64_t token);
   // A served request finished (this rank drives its replica).
-  void request(const RequestRecord& record) { recorder_.request(record); }
+  void request(const RequestRecord& record) { recorder_.request(rank_, record); }
   void memory(uint64_t weights, uint64_t kv_cache, uint64_t activations);
   // A phase the shard code timed began or ended now.
   void phase(const std::string& name, bool begins) {

@@ -18,6 +18,7 @@ std::vector<ScenarioKey> compute_keys();
 std::vector<ScenarioKey> network_keys();
 std::vector<ScenarioKey> collectives_keys();
 std::vector<ScenarioKey> faults_keys();
+std::vector<ScenarioKey> jobs_keys();
 std::vector<ScenarioKey> outputs_keys();
 
 }  // namespace uniference

@@ -1,0 +1,219 @@
+// Several jobs on one network (/jobs): each job is a world of its own whose results, where it
+// shares nothing, are exactly those of the job alone; jobs whose messages share a cable split
+// it fairly; a job's tokens do not depend on its neighbours; and bad placements are refused
+// at their pointer.
+#include "apps/report.h"
+#include "apps/run_scenario.h"
+#include "apps/scenario.h"
+#include "apps/scenario_check.h"
+#include "bridge/this_lp.h"
+#include "test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace uniference::test {
+namespace {
+
+using nlohmann::json;
+
+// A leaf-spine of two leaves of four endpoints over RDMA (HDR links), running the tiny model
+// with tp 4: `jobs` and the top-level sections are the caller's.
+json leaf_spine(json jobs = nullptr) {
+  json doc = json::parse(R"({
+    "name": "jobs", "seed": 7,
+    "model": {"preset": "tiny"},
+    "parallel": {"strategy": "tp", "tp": 4},
+    "workload": {"prompt_tokens": 8, "new_tokens": 4},
+    "devices": {"profile": "a100", "efficiency": 0.5},
+    "network": {
+      "topology": "leaf-spine",
+      "topology_options": {"endpoints_per_leaf": 4, "leaves": 2},
+      "link": {"model": "ib", "preset": "hdr"},
+      "transport": {"kind": "rdma"}
+    },
+    "outputs": {"trace": false, "results": false}
+  })");
+  if (!jobs.is_null()) doc["jobs"] = std::move(jobs);
+  return doc;
+}
+
+ScenarioRun run(const json& doc) {
+  ScenarioRun run = run_scenario(parse_scenario(doc, "jobs.json"), false);
+  EXPECT_EQ(run.outcome.status, RunOutcome::Status::kCompleted) << run.outcome.report;
+  return run;
+}
+
+json results_of(const json& doc, const ScenarioRun& run) {
+  return results_json(parse_scenario(doc, "jobs.json"), run.network, run.record);
+}
+
+// What a job's results and a run's alone must share: everything the job itself did.
+void expect_same_job(const json& job, const json& alone) {
+  for (const char* key : {"tokens", "token_times_ns", "ttft_ns", "tpot_ns", "total_ns", "bytes_sent",
+                          "bytes_sent_by_operation", "messages"}) {
+    EXPECT_EQ(job.at(key), alone.at(key)) << key;
+  }
+  ASSERT_EQ(job.at("ranks").size(), alone.at("ranks").size());
+  for (size_t r = 0; r < job.at("ranks").size(); ++r) {
+    for (const char* key : {"rank", "compute_ns", "comm_wait_ns", "bytes_sent", "finish_ns"}) {
+      EXPECT_EQ(job["ranks"][r].at(key), alone["ranks"][r].at(key)) << "rank " << r << " " << key;
+    }
+  }
+}
+
+// Two jobs, each on a leaf of its own: every message of each stays below its leaf, so neither
+// can see the other, and each gets exactly what it gets alone (on its own leaf, in the same
+// network).
+TEST(Jobs, TwoJobsOnLeavesOfTheirOwnGetExactlyTheirResultsAlone) {
+  const json both = leaf_spine(json::parse(R"([
+    {"name": "left", "placement": [0, 1, 2, 3]},
+    {"name": "right", "placement": [4, 5, 6, 7], "seed": 9}
+  ])"));
+  const ScenarioRun together = run(both);
+  const json out = results_of(both, together);
+  ASSERT_EQ(out.at("jobs").size(), 2u);
+
+  json left = leaf_spine();
+  left["network"]["placement"] = {0, 1, 2, 3};
+  json right = leaf_spine();
+  right["network"]["placement"] = {4, 5, 6, 7};
+  right["seed"] = 9;
+  const json left_alone = results_of(left, run(left));
+  const json right_alone = results_of(right, run(right));
+  EXPECT_EQ(out["jobs"][0].at("name"), "left");
+  expect_same_job(out["jobs"][0], left_alone);
+  expect_same_job(out["jobs"][1], right_alone);
+  // Each job's world is its own: four ranks numbered 0 to 3, as alone.
+  EXPECT_EQ(out["jobs"][1]["ranks"][0].at("rank"), 0);
+  EXPECT_EQ(out.at("ranks").size(), 8u);
+}
+
+// A job's tokens are its model's: the same alone, beside another job and beside a neighbour's
+// all-reduces through the same spine (the only one); only their times may change.
+TEST(Jobs, AJobsTokensAreTheSameAloneBesideAJobAndBesideTraffic) {
+  json alone = leaf_spine();
+  alone["network"]["topology_options"]["spines"] = 1;
+  alone["parallel"]["tp"] = 2;
+  alone["network"]["placement"] = {0, 4};
+  const ScenarioRun single = run(alone);
+  ASSERT_FALSE(single.record.tokens.empty());
+
+  json beside_job = leaf_spine(json::parse(R"([
+    {"name": "a", "parallel": {"strategy": "tp", "tp": 2}, "placement": [0, 4]},
+    {"name": "b", "parallel": {"strategy": "tp", "tp": 2}, "placement": [1, 5],
+     "workload": {"prompt_tokens": 12, "new_tokens": 6}}
+  ])"));
+  json beside_traffic = leaf_spine(json::parse(R"([
+    {"name": "a", "parallel": {"strategy": "tp", "tp": 2}, "placement": [0, 4]},
+    {"name": "neighbour", "placement": [1, 2, 5, 6],
+     "traffic": {"pattern": "all_reduce", "bytes": 4194304, "period": "200us"}}
+  ])"));
+  beside_job["network"]["topology_options"]["spines"] = 1;
+  beside_traffic["network"]["topology_options"]["spines"] = 1;
+  const json with_job = results_of(beside_job, run(beside_job));
+  const ScenarioRun traffic_run = run(beside_traffic);
+  const json with_traffic = results_of(beside_traffic, traffic_run);
+  const json single_out = results_of(alone, single);
+  EXPECT_EQ(with_job["jobs"][0].at("tokens"), single_out.at("tokens"));
+  EXPECT_EQ(with_traffic["jobs"][0].at("tokens"), single_out.at("tokens"));
+  // The neighbour ran rounds of 4 MiB all-reduces (a ring: 2 (n - 1) / n of the buffer from
+  // each rank per round) and stopped once the model had finished.
+  const json& neighbour = with_traffic["jobs"][1];
+  EXPECT_GT(neighbour.at("bytes_sent").get<uint64_t>(), 4u * 2 * 3 / 4 * 4194304 / 4);
+  EXPECT_LE(neighbour.at("total_ns").get<int64_t>(),
+            with_traffic["jobs"][0].at("total_ns").get<int64_t>() + 200'000 +
+                int64_t(4 * 4194304 * 8 / 200e9 * 1e9) * 4);
+  // Its all-reduces cross the spine with the model's: the model is slower beside it.
+  EXPECT_GT(with_traffic["jobs"][0].at("total_ns").get<int64_t>(), single_out.at("total_ns").get<int64_t>());
+}
+
+// Two jobs of two ranks each across the two leaves of a one-spine leaf-spine: every message of
+// both crosses leaf0 -> spine0. Sent at once, two messages of M bytes share that cable, so each
+// takes about 2 M / rate (the fair share), where alone it takes M / rate.
+TEST(Jobs, JobsSharingACableEachGetAFairShareOfIt) {
+  json doc = leaf_spine();
+  doc["network"]["topology_options"] = {{"endpoints_per_leaf", 2}, {"leaves", 2}, {"spines", 1}};
+  doc["parallel"]["tp"] = 2;
+  const CheckedScenario checked = check_scenario(parse_scenario(doc, "jobs.json"));
+  const double rate_bps = double(checked.network.link_rate.GetBitRate());
+  const int64_t bytes = 8 << 20;  // 8 MiB: the cable's latency and headers are a few percent
+
+  const auto message_times = [&](int jobs) {
+    NetworkConfig network = checked.network;
+    network.placement = {0, 2, 1, 3};  // job 0 on endpoints 0 and 2, job 1 on 1 and 3
+    network.placement.resize(size_t(2 * jobs));
+    SimCluster cluster(network);
+    std::vector<int64_t> times(size_t(jobs), 0);
+    for (int j = 0; j < jobs; ++j) {
+      for (int r = 0; r < 2; ++r) {
+        cluster.add_rank(modeled_meter(), [&times, j](Comm& world) {
+          at::Tensor t = at::zeros({bytes / 4});
+          if (world.rank() == 0) {
+            world.send(t, 1);
+          } else {
+            world.recv(t, 0);
+            times[size_t(j)] = this_lp::clock_ns();
+          }
+        });
+      }
+    }
+    if (jobs == 2) cluster.set_jobs({{0, 2, 1}, {2, 2, 1}});
+    const RunOutcome outcome = cluster.run();
+    EXPECT_EQ(outcome.status, RunOutcome::Status::kCompleted) << outcome.report;
+    return times;
+  };
+  const double alone_ns = double(bytes) * 8 / rate_bps * 1e9;
+  const std::vector<int64_t> one = message_times(1);
+  EXPECT_NEAR(double(one[0]), alone_ns, 0.1 * alone_ns);
+  const std::vector<int64_t> two = message_times(2);
+  for (int64_t t : two) EXPECT_NEAR(double(t), 2 * alone_ns, 0.1 * 2 * alone_ns);
+}
+
+// ---- Bad input, each at its pointer ------------------------------------------------------
+
+std::string error_pointer(const json& doc) {
+  try {
+    run_scenario(parse_scenario(doc, "jobs.json"), false);
+  } catch (const ScenarioError& e) {
+    return e.pointer();
+  }
+  return "(no error)";
+}
+
+TEST(JobsInput, OverlappingPlacementsAreRefusedAtTheSecondJobsRank) {
+  EXPECT_EQ(error_pointer(leaf_spine(json::parse(R"([
+    {"name": "a", "placement": [0, 1, 2, 3]},
+    {"name": "b", "placement": [4, 5, 3, 6]}])"))), "/jobs/1/placement/2");
+}
+
+TEST(JobsInput, APlacementPastTheNetworksEndpointsIsRefusedAtItsRank) {
+  EXPECT_EQ(error_pointer(leaf_spine(json::parse(R"([
+    {"name": "a", "placement": [0, 1, 2, 3]},
+    {"name": "b", "placement": [4, 5, 6, 8]}])"))), "/jobs/1/placement/3");
+}
+
+TEST(JobsInput, DegreesThatDoNotMatchThePlacementAreRefusedAtThePlacement) {
+  EXPECT_EQ(error_pointer(leaf_spine(json::parse(R"([
+    {"name": "a", "placement": [0, 1, 2, 3]},
+    {"name": "b", "parallel": {"strategy": "tp", "tp": 2}, "placement": [4, 5, 6]}])"))),
+            "/jobs/1/placement");
+}
+
+TEST(JobsInput, AJobsOwnSectionIsCheckedUnderItsPointer) {
+  EXPECT_EQ(error_pointer(leaf_spine(json::parse(R"([
+    {"name": "a", "parallel": {"strategy": "tp", "tp": 0}}])"))), "/jobs/0/parallel/tp");
+  EXPECT_EQ(error_pointer(leaf_spine(json::parse(R"([
+    {"name": "a"}, {"name": "a"}])"))), "/jobs/1/name");
+  EXPECT_EQ(error_pointer(leaf_spine(json::parse(R"([
+    {"name": "a", "model": {"preset": "tiny"},
+     "traffic": {"pattern": "all_reduce", "bytes": 1024, "period": "1ms", "ranks": 2}}])"))),
+            "/jobs/0/model");
+  EXPECT_EQ(error_pointer(leaf_spine(json::parse(R"([
+    {"name": "t", "traffic": {"pattern": "all_reduce", "bytes": 1024, "period": "1ms", "ranks": 2}}])"))),
+            "/jobs");
+}
+
+}  // namespace
+}  // namespace uniference::test
