@@ -125,4 +125,22 @@ std::vector<JobSpec> read_jobs(const Checker& check, const json& document, const
   return jobs;
 }
 
+Scenario job_alone(const Scenario& scenario, const std::string& job) {
+  std::string names;
+  for (const JobSpec& spec : scenario.jobs) names += (names.empty() ? "" : ", ") + spec.name;
+  if (job.empty()) {
+    if (scenario.jobs.empty()) return scenario;
+    throw ScenarioError(scenario.source, "/jobs", "holds several jobs (" + names + "); deploy one with --job NAME");
+  }
+  for (const JobSpec& spec : scenario.jobs) {
+    if (spec.name != job) continue;
+    if (!spec.alone) {
+      throw ScenarioError(scenario.source, spec.pointer, "job \"" + job + "\" is background traffic, with no model to deploy");
+    }
+    return *spec.alone;
+  }
+  throw ScenarioError(scenario.source, "/jobs",
+                      "has no job \"" + job + "\"" + (names.empty() ? std::string(" (it has no /jobs)") : "; its jobs: " + names));
+}
+
 }  // namespace uniference

@@ -18,4 +18,9 @@ std::vector<JobSpec> read_jobs(const Checker& check, const json& document, const
                                const std::string& source,
                                Scenario (*parse_alone)(const json&, const std::string&));
 
+// The scenario to deploy: `scenario` itself when `job` is empty, else its model job of that
+// name as it would be alone. Throws ScenarioError at /jobs for a name it has not got, a traffic
+// job, or a scenario of several jobs deployed without a name.
+Scenario job_alone(const Scenario& scenario, const std::string& job);
+
 }  // namespace uniference

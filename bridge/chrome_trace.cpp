@@ -1,5 +1,7 @@
 #include "bridge/chrome_trace.h"
 
+#include "bridge/rank_names.h"
+
 #include "bridge/trace_time.h"
 
 #include <algorithm>
@@ -22,6 +24,16 @@ using nlohmann::json;
 
 constexpr int kRanksPid = 1;
 constexpr int kNetworkPid = 2;
+constexpr int kFirstJobPid = 3;  // a run of several jobs (/jobs): job j's ranks are process 3 + j
+
+// The process of `rank`'s tracks: the ranks' own, or its job's in a run of several.
+int rank_pid(const RunRecord& record, int rank) {
+  for (size_t j = 0; j < record.jobs.size(); ++j) {
+    const JobRanks& job = record.jobs[j];
+    if (rank >= job.first_rank && rank < job.first_rank + job.ranks) return kFirstJobPid + int(j);
+  }
+  return kRanksPid;
+}
 
 // Order of the events at one timestamp on one track. Ends first, innermost first, so that
 // a slice ending where the next begins is closed before it: viewers disagree on how to
@@ -243,7 +255,7 @@ void add_faults(const RunRecord& record, std::vector<Event>& header, std::vector
   for (size_t i = 0; i < record.faults.size(); ++i) {
     const FaultRecord& fault = record.faults[i];
     const bool on_rank = fault.kind == "straggler" || fault.kind == "rank_crash";
-    const int pid = on_rank ? kRanksPid : kNetworkPid;
+    const int pid = on_rank ? rank_pid(record, rank_named(fault.target)) : kNetworkPid;
     const int tid = kFirstFaultTid + int(i);
     header.push_back(metadata("thread_name", pid, tid,
                               {{"name", "fault " + fault.pointer + ": " + fault.kind + " " + fault.target}}));
@@ -274,15 +286,17 @@ void add_phases(const RunRecord& record, std::vector<Event>& header, std::vector
   for (const PhaseSpan& phase : phases) {
     const int tid = kFirstPhaseTid + phase.rank;
     if (named.insert(tid).second) {
-      header.push_back(metadata("thread_name", kRanksPid, tid,
+      const int pid = rank_pid(record, phase.rank);
+      header.push_back(metadata("thread_name", pid, tid,
                                 {{"name", "rank " + std::to_string(phase.rank) + " phases"}}));
-      header.push_back(metadata("thread_sort_index", kRanksPid, tid, {{"sort_index", tid}}));
+      header.push_back(metadata("thread_sort_index", pid, tid, {{"sort_index", tid}}));
     }
     Slice slice;
     slice.name = phase.name;
     slice.category = "phase";
     slice.start_ns = phase.start_ns;
     slice.end_ns = std::max(phase.start_ns, phase.end_ns);
+    slice.pid = rank_pid(record, phase.rank);
     slice.tid = tid;
     slice.index = slice_index++;
     add_slice(slice, timed);
@@ -341,10 +355,19 @@ std::vector<Event> build_events(const RunRecord& record, const std::string& titl
 
   header.push_back(metadata("process_name", kRanksPid, 0, {{"name", title}}));
   header.push_back(metadata("process_sort_index", kRanksPid, 0, {{"sort_index", 0}}));
+  // A run of several jobs: a process per job, after the run's own and before the network's.
+  for (size_t j = 0; j < record.jobs.size(); ++j) {
+    const JobRanks& job = record.jobs[j];
+    const int pid = kFirstJobPid + int(j);
+    header.push_back(metadata("process_name", pid, 0,
+                              {{"name", "job " + job.name + " (ranks " + std::to_string(job.first_rank) +
+                                            " to " + std::to_string(job.first_rank + job.ranks - 1) + ")"}}));
+    header.push_back(metadata("process_sort_index", pid, 0, {{"sort_index", 0}}));
+  }
   for (int rank : ranks) {
-    header.push_back(
-        metadata("thread_name", kRanksPid, rank, {{"name", "rank " + std::to_string(rank)}}));
-    header.push_back(metadata("thread_sort_index", kRanksPid, rank, {{"sort_index", rank}}));
+    const int pid = rank_pid(record, rank);
+    header.push_back(metadata("thread_name", pid, rank, {{"name", "rank " + std::to_string(rank)}}));
+    header.push_back(metadata("thread_sort_index", pid, rank, {{"sort_index", rank}}));
   }
 
   // Spans in a total order that does not depend on how the bridge happened to log them:
@@ -387,10 +410,11 @@ std::vector<Event> build_events(const RunRecord& record, const std::string& titl
     for (size_t lane = 1; lane < lanes.size(); ++lane) {
       const int tid = first_extra_tid + int(extra_tid.size());
       extra_tid[{rank, lane}] = tid;
+      const int pid = rank_pid(record, rank);
       header.push_back(metadata(
-          "thread_name", kRanksPid, tid,
+          "thread_name", pid, tid,
           {{"name", "rank " + std::to_string(rank) + " (" + std::to_string(lane + 1) + ")"}}));
-      header.push_back(metadata("thread_sort_index", kRanksPid, tid, {{"sort_index", tid}}));
+      header.push_back(metadata("thread_sort_index", pid, tid, {{"sort_index", tid}}));
     }
   }
 
@@ -403,6 +427,7 @@ std::vector<Event> build_events(const RunRecord& record, const std::string& titl
     slice.category = span.kind == Span::Kind::kCompute ? "compute" : "comm";
     slice.start_ns = span.start_ns;
     slice.end_ns = std::max(span.start_ns, span.end_ns);
+    slice.pid = rank_pid(record, span.rank);
     slice.tid = span_lane[index] == 0 ? span.rank : extra_tid.at({span.rank, span_lane[index]});
     slice.index = slice_index++;
     if (span.kind != Span::Kind::kCompute) {
@@ -481,6 +506,7 @@ std::vector<Event> build_events(const RunRecord& record, const std::string& titl
       start.category = "flow";
       start.phase = 's';
       start.ts_ns = message.send_ns;
+      start.pid = rank_pid(record, message.src);
       start.tid = message.src;
       start.flow_id = flow_id;
       start.slot = Slot::kFlowStart;
@@ -490,6 +516,7 @@ std::vector<Event> build_events(const RunRecord& record, const std::string& titl
       Event finish = start;
       finish.phase = 'f';
       finish.ts_ns = message.recv_ns;
+      finish.pid = rank_pid(record, message.dst);
       finish.tid = message.dst;
       finish.slot = Slot::kFlowEnd;
       // Delivered while the receiver is inside a span (a collective): bind to that span.

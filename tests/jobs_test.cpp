@@ -6,11 +6,14 @@
 #include "apps/run_scenario.h"
 #include "apps/scenario.h"
 #include "apps/scenario_check.h"
+#include "bridge/chrome_trace.h"
 #include "bridge/this_lp.h"
 #include "test_support.h"
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
 #include <string>
 
 namespace uniference::test {
@@ -88,6 +91,33 @@ TEST(Jobs, TwoJobsOnLeavesOfTheirOwnGetExactlyTheirResultsAlone) {
   // Each job's world is its own: four ranks numbered 0 to 3, as alone.
   EXPECT_EQ(out["jobs"][1]["ranks"][0].at("rank"), 0);
   EXPECT_EQ(out.at("ranks").size(), 8u);
+
+  // The trace has a process per job, holding its ranks' tracks (thread names "rank N").
+  const json trace = json::parse(chrome_trace_text(together.record, "jobs"));
+  std::map<int, std::string> process_names;
+  std::map<int, std::set<int>> pids_of_rank;
+  for (const json& event : trace.at("traceEvents")) {
+    if (event.at("ph") == "M" && event.at("name") == "process_name") {
+      process_names[event.at("pid").get<int>()] = event.at("args").at("name").get<std::string>();
+    }
+    if (event.at("ph") == "M" && event.at("name") == "thread_name" &&
+        event.at("args").at("name") == "rank " + std::to_string(event.at("tid").get<int>())) {
+      pids_of_rank[event.at("tid").get<int>()].insert(event.at("pid").get<int>());
+    }
+  }
+  const auto pid_named = [&](const std::string& name) {
+    for (const auto& [pid, text] : process_names) {
+      if (text == name) return pid;
+    }
+    return -1;
+  };
+  const int left_pid = pid_named("job left (ranks 0 to 3)"), right_pid = pid_named("job right (ranks 4 to 7)");
+  ASSERT_NE(left_pid, -1);
+  ASSERT_NE(right_pid, -1);
+  ASSERT_EQ(pids_of_rank.size(), 8u);
+  for (const auto& [rank, pids] : pids_of_rank) {
+    EXPECT_EQ(pids, std::set<int>{rank < 4 ? left_pid : right_pid}) << "rank " << rank;
+  }
 }
 
 // A job's tokens are its model's: the same alone, beside another job and beside a neighbour's

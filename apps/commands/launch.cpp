@@ -24,7 +24,8 @@ int launch_main(const std::vector<std::string>& args, const char* argv0) {
         const std::string& v = value();
         timeout_s = std::stod(v);
         options.deploy_args.insert(options.deploy_args.end(), {a, v});
-      } else if (a == "--backend" || a == "--rendezvous-timeout" || a == "--out" || a == "--set") {
+      } else if (a == "--backend" || a == "--rendezvous-timeout" || a == "--out" || a == "--set" ||
+                 a == "--job") {
         const std::string& v = value();
         options.deploy_args.insert(options.deploy_args.end(), {a, v});
       } else if (a == "--quiet") options.deploy_args.push_back(a);
@@ -46,7 +47,8 @@ Command launch_command() {
   return {"launch",
           {"(-n N | --netns NS1,NS2,...) SCENARIO.json [--master-addr HOST]\n"
             "[--master-port PORT] [--backend gloo|nccl] [--timeout S]\n"
-            "[--rendezvous-timeout S] [--out DIR] [--set POINTER=VALUE]... [--quiet]"},
+            "[--rendezvous-timeout S] [--out DIR] [--set POINTER=VALUE]... [--job NAME]\n"
+            "[--quiet]"},
           {{"launch SCENARIO.json",
             "deploy for real: start the scenario's ranks as uniference-deploy\n"
             "processes on this host (-n N), or one in each network namespace\n"
@@ -58,7 +60,8 @@ Command launch_command() {
             "call (default 120) and --rendezvous-timeout S the wait for all ranks\n"
             "to join (default 60); a rank that fails names the lost peer, and\n"
             "launch exits with the first failing rank's code (uniference-deploy\n"
-            "--help)"}},
+            "--help). --job NAME deploys one job of a scenario of several (/jobs)\n"
+            "as it would be alone"}},
           launch_main};
 }
 

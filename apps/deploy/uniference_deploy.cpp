@@ -11,6 +11,7 @@
 #include "apps/deploy/deploy_netprofile.h"
 #include "apps/deploy/deploy_rank.h"
 #include "apps/scenario.h"
+#include "apps/scenario_jobs.h"
 #include "apps/units.h"
 
 #include <cstdio>
@@ -28,7 +29,7 @@ constexpr int kExitUsage = 2;
 const char* kUsage = R"(usage: uniference-deploy SCENARIO.json [--backend gloo|nccl] [--rank R] [--world-size N]
                          [--local-rank L] [--master-addr HOST] [--master-port PORT]
                          [--rendezvous-timeout SECONDS] [--timeout SECONDS]
-                         [--out DIR] [--set POINTER=VALUE]... [--quiet]
+                         [--out DIR] [--set POINTER=VALUE]... [--job NAME] [--quiet]
        uniference-deploy colltest [--op OP] [--min-bytes B] [--max-bytes B] [--step-factor F]
                          [--warmup N] [--iters N] [--csv FILE] [--plot FILE.png]
                          [the options above but --out, --set]
@@ -40,6 +41,9 @@ TCP) or NCCL (one GPU per rank), and prints the same summary as a simulated run 
 times. Rank 0 serves the rendezvous store, gathers every rank's record, prints the summary
 and writes results.json and trace.json into the output folder; every rank also writes its
 own into DIR/rank<R>/ (real timestamps on one clock: the traces merge).
+
+A scenario of several jobs (/jobs) deploys one of them, named by --job, as the scenario it
+would be alone: the same shard code on the job's own world.
 
 colltest runs `uniference colltest`'s sweep of one operation on the real backend instead
 (CPU float32 tensors; each iteration after a barrier, its time the slowest rank's); rank 0
@@ -107,7 +111,7 @@ int main(int argc, char** argv) {
   uniference::ColltestOptions colltest;
   uniference::NetworkProfileOptions netprofile;
   bool colltest_mode = false, netprofile_mode = false;
-  std::string scenario_path, csv, plot;
+  std::string scenario_path, csv, plot, job;
   std::vector<std::string> overrides;
   try {
     std::string rank = from_environment("RANK", "0");
@@ -142,6 +146,7 @@ int main(int argc, char** argv) {
       else if (netprofile_mode && a == "--out") netprofile.out = value();
       else if (!colltest_mode && !netprofile_mode && a == "--out") options.out_dir = value();
       else if (!colltest_mode && !netprofile_mode && a == "--set") overrides.push_back(value());
+      else if (!colltest_mode && !netprofile_mode && a == "--job") job = value();
       else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option '" + a + "'");
       else if (colltest_mode || netprofile_mode) throw std::invalid_argument(args[0] + " takes no scenario");
       else if (scenario_path.empty()) scenario_path = a;
@@ -179,7 +184,8 @@ int main(int argc, char** argv) {
     leave(failure.empty() ? 0 : kExitRuntime);
   }
   try {
-    const uniference::Scenario scenario = uniference::load_scenario(scenario_path, overrides);
+    const uniference::Scenario scenario =
+        uniference::job_alone(uniference::load_scenario(scenario_path, overrides), job);
     const uniference::CheckedCompute checked = uniference::check_compute(scenario);
     uniference::check_deployment(scenario, checked, options);
     if (options.out_dir.empty()) {

@@ -154,6 +154,38 @@ TEST(DeployedServing, TwoRanksServeEachRequestTheSimulatedTokens) {
   EXPECT_NE(out.find("throughput"), std::string::npos) << out;
 }
 
+// One job of a scenario of several, deployed by name: its own world of two Gloo processes,
+// the tokens its simulation among the others gives it. Without a name, or with one the
+// scenario has not got, the deployment is refused at /jobs.
+TEST(DeployedJob, OneJobOfSeveralDeploysAsItsOwnWorld) {
+  TestDir dir;
+  json scenario = read_json(kScenarios + "/quickstart.json");
+  scenario.erase("$schema");
+  scenario["workload"]["new_tokens"] = 4;
+  scenario["jobs"] = json::parse(R"([
+    {"name": "a", "parallel": {"strategy": "tp", "tp": 2}},
+    {"name": "b", "parallel": {"strategy": "tp", "tp": 2}, "workload": {"prompt_tokens": 8, "new_tokens": 3}}
+  ])");
+  write_json(dir / "scenario.json", scenario);
+
+  std::string out, err;
+  ASSERT_EQ(run(dir, "sim", {kUniference, "run", dir / "scenario.json", "--out", dir / "sim", "--quiet"},
+                &out, &err), 0) << err;
+  ASSERT_EQ(run(dir, "deploy", {kUniference, "launch", "-n", "2", dir / "scenario.json", "--job", "b",
+                                "--out", dir / "deploy", "--quiet", "--timeout", "60"},
+                &out, &err), 0) << out << err;
+  const json simulated = read_json(dir / "sim/results.json");
+  const json deployed = read_json(dir / "deploy/results.json");
+  ASSERT_EQ(simulated.at("jobs").size(), 2u);
+  EXPECT_EQ(deployed.at("tokens"), simulated["jobs"][1].at("tokens"));
+  EXPECT_EQ(deployed.at("tokens").size(), 3u);
+
+  EXPECT_EQ(run(dir, "unnamed", {kDeploy, dir / "scenario.json", "--quiet"}, &out, &err), 2);
+  EXPECT_NE(err.find("/jobs: holds several jobs (a, b); deploy one with --job NAME"), std::string::npos) << err;
+  EXPECT_EQ(run(dir, "unknown", {kDeploy, dir / "scenario.json", "--job", "c", "--quiet"}, &out, &err), 2);
+  EXPECT_NE(err.find("has no job \"c\"; its jobs: a, b"), std::string::npos) << err;
+}
+
 TEST(DeployBinary, LinksNoNs3) {
   FILE* pipe = popen(("ldd " + kDeploy).c_str(), "r");
   ASSERT_NE(pipe, nullptr);
