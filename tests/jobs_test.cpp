@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <map>
 #include <set>
 #include <string>
@@ -199,6 +200,24 @@ TEST(Jobs, JobsSharingACableEachGetAFairShareOfIt) {
   EXPECT_NEAR(double(one[0]), alone_ns, 0.1 * alone_ns);
   const std::vector<int64_t> two = message_times(2);
   for (int64_t t : two) EXPECT_NEAR(double(t), 2 * alone_ns, 0.1 * 2 * alone_ns);
+}
+
+// The placement study's scenarios (docs/placement-study.md) load and check: 24 ranks on their
+// endpoints, jobs a and b of 8 each, and the neighbour where there is one.
+TEST(Jobs, ThePlacementStudysScenariosCheck) {
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(UNIFERENCE_SCENARIOS_DIR) + "/placement")) {
+    SCOPED_TRACE(entry.path().string());
+    const Scenario scenario = load_scenario(entry.path().string());
+    const CheckedScenario checked = check_scenario(scenario);
+    const bool neighbour = entry.path().stem().string().find("neighbour") != std::string::npos;
+    ASSERT_EQ(checked.jobs.size(), neighbour ? 3u : 2u);
+    EXPECT_EQ(checked.jobs[0].ranks, 8);
+    EXPECT_EQ(checked.jobs[1].ranks, 8);
+    EXPECT_EQ(checked.network.placement.size(), neighbour ? 24u : 16u);
+    ++files;
+  }
+  EXPECT_EQ(files, 4);
 }
 
 // ---- Bad input, each at its pointer ------------------------------------------------------
