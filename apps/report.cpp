@@ -510,6 +510,15 @@ json results(const Scenario& scenario, const NetworkSetup* network, const RunRec
                        {"queue_peak_bytes", link.series->queue_peak_bytes},
                        {"queue_mean_bytes", link.series->queue_mean_bytes},
                        {"credit_stall_ns", link.series->credit_stall_ps / 1000}});
+      // A run of several jobs: whose bytes they were, and how long two or more shared it.
+      if (!record.jobs.empty()) {
+        json by_job = json::object();
+        for (size_t j = 0; j < link.series->job_bytes.size() && j < record.jobs.size(); ++j) {
+          if (link.series->job_bytes[j] > 0) by_job[record.jobs[j].name] = link.series->job_bytes[j];
+        }
+        links.back()["bytes_by_job"] = std::move(by_job);
+        links.back()["shared_ns"] = link.series->shared_ps / 1000;
+      }
     }
     results["links"] = {{"interval_ns", record.links.interval_ns},
                         {"omitted", record.links.links_omitted},

@@ -313,6 +313,11 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
     links.emplace(outputs.link_samples, cluster.flow_network());
     // TCP's acknowledgements go on after the last rank finishes, where one process has stopped.
     if (across && network.transport == "tcp") links->keep_until_end();
+    if (!checked.jobs.empty()) {
+      std::vector<int> job_of_rank;
+      for (size_t j = 0; j < checked.jobs.size(); ++j) job_of_rank.resize(job_of_rank.size() + size_t(checked.jobs[j].ranks), int(j));
+      links->attribute_jobs(job_of_rank);
+    }
   }
   RunCapture capture(outputs, out_dir, scenario.name);
   std::optional<SimulationProgress> run_progress;

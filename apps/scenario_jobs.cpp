@@ -59,6 +59,8 @@ std::vector<JobSpec> read_jobs(const Checker& check, const json& document, const
                                const std::string& source,
                                Scenario (*parse_alone)(const json&, const std::string&)) {
   if (!value.is_array() || value.empty()) check.fail_found("/jobs", "a non-empty array of jobs", value);
+  // Each link keeps which jobs sent on it in 64 bits (bridge/link_sampler.h).
+  if (value.size() > 64) check.fail("/jobs", "holds " + std::to_string(value.size()) + " jobs; at most 64 are supported");
   std::vector<JobSpec> jobs;
   for (size_t i = 0; i < value.size(); ++i) {
     const std::string at = child("/jobs", std::to_string(i));

@@ -3,17 +3,22 @@
 #include "bridge/link_sampler_state.h"
 #include "bridge/node_names.h"
 #include "bridge/radio_link_taps.h"
+#include "bridge/rank_names.h"
 
 #include <ns3/channel.h>
 #include <ns3/data-rate.h>
+#include <ns3/ethernet-header.h>
 #include <ns3/ethernet-net-device.h>
 #include <ns3/ethernet-switch.h>
 #include <ns3/ib-event-queue.h>
 #include <ns3/ib-net-device.h>
 #include <ns3/ib-switch.h>
+#include <ns3/ipv4-header.h>
+#include <ns3/ipv4.h>
 #include <ns3/node-list.h>
 #include <ns3/node.h>
 #include <ns3/point-to-point-net-device.h>
+#include <ns3/ppp-header.h>
 #include <ns3/queue-disc.h>
 #include <ns3/queue.h>
 #include <ns3/simulator.h>
@@ -73,14 +78,30 @@ void ib_tx(std::shared_ptr<State> state, size_t index, ns3::IbNetDevice* device,
   const int64_t end =
       std::max(start + device->TransmissionPs(packet.wireBytes), packet.lastBitPs);
   direction.line_free_ps = end;
-  state->packet_at(index, packet.wireBytes, start, end);
+  const int job = packet.src < state->job_of_rank.size() ? state->job_of_rank[packet.src] : -1;
+  state->packet_at(index, packet.wireBytes, start, end, job);
+}
+
+// The job of the rank an IP packet comes from, under its link header (Ethernet II or PPP); -1
+// when packets are not told apart or it is not an IPv4 packet of a rank.
+template <typename LinkHeader>
+int job_of_ip_packet(const State& state, const ns3::Ptr<const ns3::Packet>& packet) {
+  if (state.job_of_address.empty()) return -1;
+  ns3::Ptr<ns3::Packet> copy = packet->Copy();
+  LinkHeader link;
+  if (copy->RemoveHeader(link) == 0) return -1;
+  ns3::Ipv4Header ip;
+  if (copy->PeekHeader(ip) == 0) return -1;
+  const auto found = state.job_of_address.find(ip.GetSource().Get());
+  return found == state.job_of_address.end() ? -1 : found->second;
 }
 
 void ethernet_tx(std::shared_ptr<State> state, size_t index,
                  ns3::EthernetNetDevice* device, ns3::Ptr<const ns3::Packet> packet) {
   // Preamble, padding, FCS and inter-frame gap occupy the line as much as the frame.
   state->packet(index, packet->GetSize(),
-                device->GetTransmitTime(packet->GetSize()).GetPicoSeconds());
+                device->GetTransmitTime(packet->GetSize()).GetPicoSeconds(),
+                job_of_ip_packet<ns3::EthernetHeader>(*state, packet));
 }
 
 // What a point-to-point transmitter is busy for, read once: its device has no accessor.
@@ -96,7 +117,8 @@ struct PointToPointLine {
 void point_to_point_tx(std::shared_ptr<State> state, size_t index, PointToPointLine line,
                        ns3::Ptr<const ns3::Packet> packet) {
   state->packet(index, packet->GetSize(),
-                line.rate.CalculateBytesTxTime(packet->GetSize()).GetPicoSeconds() + line.gap_ps);
+                line.rate.CalculateBytesTxTime(packet->GetSize()).GetPicoSeconds() + line.gap_ps,
+                job_of_ip_packet<ns3::PppHeader>(*state, packet));
 }
 
 // Maps the flow network's links to directions. Links appear as routes first use them, so a
@@ -257,6 +279,23 @@ int64_t LinkSampler::fitted_width_ps(int64_t end_ns) {
   return state_->width_ps;
 }
 
+void LinkSampler::attribute_jobs(const std::vector<int>& job_of_rank) {
+  State& state = *state_;
+  state.job_of_rank = job_of_rank;
+  state.jobs = job_of_rank.empty() ? 0 : size_t(*std::max_element(job_of_rank.begin(), job_of_rank.end()) + 1);
+  for (auto node = ns3::NodeList::Begin(); node != ns3::NodeList::End(); ++node) {
+    const int rank = rank_named(node_name(*node));
+    const auto ip = (*node)->GetObject<ns3::Ipv4>();
+    if (rank < 0 || size_t(rank) >= job_of_rank.size() || !ip) continue;
+    for (uint32_t i = 0; i < ip->GetNInterfaces(); ++i) {
+      for (uint32_t a = 0; a < ip->GetNAddresses(i); ++a) {
+        const ns3::Ipv4Address address = ip->GetAddress(i, a).GetLocal();
+        if (!address.IsLocalhost()) state.job_of_address[address.Get()] = job_of_rank[size_t(rank)];
+      }
+    }
+  }
+}
+
 LinkActivity LinkSampler::finish(int64_t end_ns, int64_t width_ps, size_t max_links) {
   State& state = *state_;
   state.apply_until(end_ns * 1000);
@@ -281,6 +320,10 @@ LinkActivity LinkSampler::finish(int64_t end_ns, int64_t width_ps, size_t max_li
     series.queue_peak_bytes = direction.queue_peak_bytes;
     series.queue_mean_bytes = double(direction.queue_byte_ps) / double(end_ps);
     series.credit_stall_ps = direction.stall_ps;
+    series.job_bytes = direction.job_bytes;
+    for (size_t bin = 0; bin < bins && bin < direction.job_mask.size(); ++bin) {
+      if (__builtin_popcountll(direction.job_mask[bin]) >= 2) series.shared_ps += state.width_ps;
+    }
     activity.links.push_back(std::move(series));
   }
   keep_busiest(activity, max_links);

@@ -37,6 +37,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace uniference {
 
@@ -69,6 +70,12 @@ class LinkSampler {
   // dry. Costs memory by packet: for runs cut across processes whose network talks after the
   // end.
   void keep_until_end();
+
+  // Tells the packets of several jobs apart (/jobs): job_of_rank[r] is the job of world rank r;
+  // each packet counts for the job of the rank it comes from (its endpoint id on the lossless
+  // fabric, the rank node's IPv4 address otherwise). Packets on radio cells and the flow level's
+  // loads are not told apart.
+  void attribute_jobs(const std::vector<int>& job_of_rank);
 
   // Directions tapped (whether or not they carried anything).
   size_t directions() const;

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace uniference {
@@ -34,6 +35,10 @@ struct LinkSampler::State {
     int64_t queue_since_ps = 0;
     uint64_t queue_peak_bytes = 0;
     unsigned __int128 queue_byte_ps = 0;
+    // Runs of several jobs (/jobs): bytes by job, and per bin the jobs that sent in it (bit j:
+    // job j).
+    std::vector<uint64_t> job_bytes;
+    std::vector<uint64_t> job_mask;
 
     // The backlog held over [queue_since_ps, now_ps) counts from now on; a level that
     // lasted no time (a packet through an empty queue, straight onto the line) is no peak.
@@ -54,6 +59,12 @@ struct LinkSampler::State {
   int64_t width_ps = 1000;  // whole nanoseconds, so interval_ns is exact
   std::vector<Direction> directions;
 
+  // Runs of several jobs (LinkSampler::attribute_jobs): a packet's job, by the rank it comes
+  // from: its endpoint id on the lossless fabric (a rank's), its IPv4 source address else.
+  size_t jobs = 0;  // 0: packets are not told apart
+  std::vector<int> job_of_rank;
+  std::unordered_map<uint32_t, int> job_of_address;
+
   // What a tap saw, held back until the run's end is known (keep_until_end).
   struct Seen {
     enum Kind : uint8_t { kPacket, kQueue, kCount } kind;
@@ -62,6 +73,7 @@ struct LinkSampler::State {
     int64_t end_ps;  // kPacket: its end
     int64_t amount;  // kPacket: bytes; kQueue: the level's change
     uint64_t Direction::*counter;  // kCount
+    int job = -1;    // kPacket
   };
   bool keeping = false;
   std::vector<Seen> seen;
@@ -73,7 +85,7 @@ struct LinkSampler::State {
     for (const Seen& s : seen) {
       if (s.at_ps > end_ps) continue;
       switch (s.kind) {
-        case Seen::kPacket: packet_at(s.index, uint64_t(s.amount), s.at_ps, s.end_ps); break;
+        case Seen::kPacket: packet_at(s.index, uint64_t(s.amount), s.at_ps, s.end_ps, s.job); break;
         case Seen::kQueue: directions[s.index].queue_change(s.at_ps, s.amount); break;
         case Seen::kCount: ++(directions[s.index].*s.counter); break;
       }
@@ -111,6 +123,10 @@ struct LinkSampler::State {
           direction.bytes[i] += direction.bytes[b];
           direction.busy_ps[i] += direction.busy_ps[b];
         }
+        if (!direction.job_mask.empty()) {
+          direction.job_mask[i] = (a < max_bins ? direction.job_mask[a] : 0) |
+                                  (b < max_bins ? direction.job_mask[b] : 0);
+        }
       }
     }
     width_ps *= 2;
@@ -122,15 +138,16 @@ struct LinkSampler::State {
   }
 
   // A packet of `bytes` starting now whose serialisation takes `busy_ps`.
-  void packet(size_t index, uint64_t bytes, int64_t busy_ps) {
+  void packet(size_t index, uint64_t bytes, int64_t busy_ps, int job = -1) {
     const int64_t start_ps = ns3::Simulator::Now().GetPicoSeconds();
-    packet_at(index, bytes, start_ps, start_ps + busy_ps);
+    packet_at(index, bytes, start_ps, start_ps + busy_ps, job);
   }
 
-  // A packet of `bytes` whose serialisation occupies [start, end) on `index`.
-  void packet_at(size_t index, uint64_t bytes, int64_t start_ps, int64_t end_ps) {
+  // A packet of `bytes` whose serialisation occupies [start, end) on `index`, sent by a rank
+  // of job `job` (-1: not told apart).
+  void packet_at(size_t index, uint64_t bytes, int64_t start_ps, int64_t end_ps, int job = -1) {
     if (keeping) {
-      seen.push_back({Seen::kPacket, index, start_ps, end_ps, int64_t(bytes), nullptr});
+      seen.push_back({Seen::kPacket, index, start_ps, end_ps, int64_t(bytes), nullptr, job});
       return;
     }
     const int64_t busy_ps = std::max<int64_t>(end_ps - start_ps, 0);
@@ -141,6 +158,15 @@ struct LinkSampler::State {
       direction.busy_ps.assign(max_bins, 0);
     }
     direction.bytes[size_t(start_ps / width_ps)] += bytes;
+    if (job >= 0) {
+      if (direction.job_bytes.empty()) {
+        direction.job_bytes.assign(jobs, 0);
+        direction.job_mask.assign(max_bins, 0);
+      }
+      direction.job_bytes[size_t(job)] += bytes;
+      const int64_t last = std::max(start_ps, end_ps - 1) / width_ps;
+      for (int64_t bin = start_ps / width_ps; bin <= last; ++bin) direction.job_mask[size_t(bin)] |= uint64_t(1) << job;
+    }
     // The line time goes to the bins it falls in, so no bin is busier than it is long.
     for (int64_t t = start_ps; t < start_ps + busy_ps;) {
       const int64_t bin = t / width_ps;

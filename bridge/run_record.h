@@ -89,6 +89,11 @@ struct LinkSeries {
   double queue_mean_bytes = 0;
   // Lossless fabric: the line idle for want of the receiver's credits while a packet waited.
   int64_t credit_stall_ps = 0;
+  // Runs of several jobs (/jobs): bytes by job (RunRecord::jobs' order), and the time of the
+  // intervals in which two or more jobs sent on it (to the intervals' resolution). Empty and 0
+  // otherwise, and at the flow level.
+  std::vector<uint64_t> job_bytes;
+  int64_t shared_ps = 0;
 };
 
 // Link activity of a run, in intervals of one fixed length from t = 0 to total_ns (the

@@ -37,7 +37,7 @@ json leaf_spine(json jobs = nullptr) {
       "link": {"model": "ib", "preset": "hdr"},
       "transport": {"kind": "rdma"}
     },
-    "outputs": {"trace": false, "results": false}
+    "outputs": {"trace": false, "results": true}
   })");
   if (!jobs.is_null()) doc["jobs"] = std::move(jobs);
   return doc;
@@ -92,6 +92,17 @@ TEST(Jobs, TwoJobsOnLeavesOfTheirOwnGetExactlyTheirResultsAlone) {
   // Each job's world is its own: four ranks numbered 0 to 3, as alone.
   EXPECT_EQ(out["jobs"][1]["ranks"][0].at("rank"), 0);
   EXPECT_EQ(out.at("ranks").size(), 8u);
+
+  // Every link carried one job's bytes only, all of them, and no two jobs shared one.
+  ASSERT_TRUE(out.contains("links"));
+  for (const json& link : out["links"].at("directions")) {
+    SCOPED_TRACE(link.at("name").get<std::string>());
+    EXPECT_EQ(link.at("bytes_by_job").size(), 1u);
+    uint64_t sum = 0;
+    for (const auto& item : link.at("bytes_by_job").items()) sum += item.value().get<uint64_t>();
+    EXPECT_EQ(sum, link.at("bytes").get<uint64_t>());
+    EXPECT_EQ(link.at("shared_ns"), 0);
+  }
 
   // The trace has a process per job, holding its ranks' tracks (thread names "rank N").
   const json trace = json::parse(chrome_trace_text(together.record, "jobs"));
@@ -158,6 +169,41 @@ TEST(Jobs, AJobsTokensAreTheSameAloneBesideAJobAndBesideTraffic) {
                 int64_t(4 * 4194304 * 8 / 200e9 * 1e9) * 4);
   // Its all-reduces cross the spine with the model's: the model is slower beside it.
   EXPECT_GT(with_traffic["jobs"][0].at("total_ns").get<int64_t>(), single_out.at("total_ns").get<int64_t>());
+  // leaf0 -> spine0 carried both jobs' bytes, for a while at the same time.
+  bool shared = false;
+  for (const json& link : with_traffic["links"].at("directions")) {
+    if (link.at("name") != "leaf0 -> spine0") continue;
+    EXPECT_TRUE(link.at("bytes_by_job").contains("a"));
+    EXPECT_TRUE(link.at("bytes_by_job").contains("neighbour"));
+    EXPECT_GT(link.at("shared_ns").get<int64_t>(), 0);
+    shared = true;
+  }
+  EXPECT_TRUE(shared);
+}
+
+// Over TCP on a star, each cable's packets are its rank's job's: a rank's data and the
+// acknowledgements of its job's peers, told apart by their IPv4 source.
+TEST(Jobs, EachLinksBytesBelongToTheJobWhoseRanksSentThem) {
+  json doc = json::parse(R"({
+    "name": "star-jobs", "model": {"preset": "tiny"}, "parallel": {"strategy": "tp", "tp": 2},
+    "workload": {"prompt_tokens": 8, "new_tokens": 3},
+    "network": {"topology": "star", "link": {"rate": "10Gbps", "delay": "5us"}},
+    "jobs": [{"name": "a"}, {"name": "b"}],
+    "outputs": {"trace": false, "results": true}
+  })");
+  const json out = results_of(doc, run(doc));
+  size_t links = 0;
+  for (const json& link : out["links"].at("directions")) {
+    const std::string name = link.at("name");
+    SCOPED_TRACE(name);
+    // "rank2 -> hub" and "hub -> rank2": ranks 0 and 1 are job a, 2 and 3 job b.
+    const int rank = name[name.find("rank") + 4] - '0';
+    const std::string job = rank < 2 ? "a" : "b";
+    ASSERT_EQ(link.at("bytes_by_job").size(), 1u);
+    EXPECT_EQ(link.at("bytes_by_job").at(job), link.at("bytes"));
+    ++links;
+  }
+  EXPECT_EQ(links, 8u);
 }
 
 // Two jobs of two ranks each across the two leaves of a one-spine leaf-spine: every message of

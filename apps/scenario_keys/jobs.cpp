@@ -21,7 +21,7 @@ std::vector<ScenarioKey> jobs_keys() {
           "Each job's ranks form a world of their own, numbered from 0 as if the job ran "
           "alone, and draw their own random streams. The top-level `model`, `parallel`, "
           "`workload`, `compute`, `devices` and `seed` are every job's defaults.",
-          R"({"type": "array", "minItems": 1})")
+          R"({"type": "array", "minItems": 1, "maxItems": 64})")
           .defaults_to("one job: the scenario itself"),
       ScenarioKey("/jobs/<n>", "", "", R"({"type": "object", "additionalProperties": false})")
           .in_parent_row(),
