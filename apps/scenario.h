@@ -135,6 +135,7 @@ struct SwitchSpec {
 // /network/placement: the endpoint of each rank.
 struct PlacementSpec {
   bool packed = true;              // rank r on endpoint r
+  bool spread = false;             // /jobs/<n>/placement "spread": a rank per leaf (server) in turn
   std::vector<uint32_t> endpoint;  // otherwise, endpoint[r] for rank r
 };
 

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <set>
 
 namespace uniference {
 
@@ -450,15 +451,50 @@ std::vector<CheckedJob> checked_jobs(const Scenario& scenario) {
     throw ScenarioError(scenario.source, "/jobs",
                         "every job is traffic, which runs until the model jobs finish; give one a model");
   }
-  uint32_t next = 0;
-  for (CheckedJob& job : jobs) {
-    if (!job.endpoints.empty()) continue;
-    for (int r = 0; r < job.ranks; ++r, ++next) {
-      while (taken.count(next) > 0) ++next;
-      job.endpoints.push_back(next);
+  return jobs;
+}
+
+// The endpoints of the jobs without an array, in job order: "packed" takes the lowest free ones;
+// "spread" one in each group of `shape` (a leaf, an edge switch, a server) in turn, the lowest
+// free there, over the groups the network has (at least `shape.endpoints`, and every endpoint an
+// array names).
+void place_jobs(std::vector<CheckedJob>& jobs, const TopologyShape& shape) {
+  std::set<uint32_t> taken;
+  uint32_t endpoints = shape.endpoints;
+  for (const CheckedJob& job : jobs) {
+    for (uint32_t endpoint : job.endpoints) {
+      taken.insert(endpoint);
+      endpoints = std::max(endpoints, endpoint + 1);
     }
   }
-  return jobs;
+  const auto lowest_free = [&](uint32_t from, uint32_t below) {
+    for (uint32_t e = from; e < below; ++e) {
+      if (taken.count(e) == 0) return e;
+    }
+    return below;
+  };
+  const uint32_t group = shape.group == 0 ? std::max(endpoints, 1u) : shape.group;
+  const uint32_t groups = (endpoints + group - 1) / group;
+  for (CheckedJob& job : jobs) {
+    if (!job.endpoints.empty()) continue;
+    uint32_t next_group = 0;
+    for (int r = 0; r < job.ranks; ++r) {
+      uint32_t endpoint = UINT32_MAX;
+      for (uint32_t tried = 0; job.spec->placement.spread && tried < groups && endpoint == UINT32_MAX; ++tried) {
+        const uint32_t g = (next_group + tried) % groups;
+        const uint32_t free = lowest_free(g * group, std::min(endpoints, (g + 1) * group));
+        if (free < std::min(endpoints, (g + 1) * group)) {
+          endpoint = free;
+          next_group = g + 1;
+        }
+      }
+      // Packed, or every group full: the lowest free endpoint, past the network's if need be
+      // (the topology then says whether it has it).
+      if (endpoint == UINT32_MAX) endpoint = lowest_free(0, UINT32_MAX);
+      taken.insert(endpoint);
+      job.endpoints.push_back(endpoint);
+    }
+  }
 }
 
 // The network for every job's ranks, each on its endpoint; a placement the topology refuses is
@@ -483,7 +519,8 @@ NetworkConfig checked_job_network(const Scenario& scenario, const std::vector<Ch
       if (rank < job.first_rank || rank >= job.first_rank + job.ranks) continue;
       const std::string at = child(job.spec->pointer, "placement");
       if (job.spec->placement.packed) {
-        throw ScenarioError(e.source(), at, "\"packed\" puts rank " + std::to_string(rank - job.first_rank) +
+        const std::string how = job.spec->placement.spread ? "\"spread\"" : "\"packed\"";
+        throw ScenarioError(e.source(), at, how + " puts rank " + std::to_string(rank - job.first_rank) +
                                                 " on endpoint " + std::to_string(job.endpoints[size_t(rank - job.first_rank)]) +
                                                 ": " + e.detail());
       }
@@ -502,6 +539,9 @@ CheckedScenario check_scenario(const Scenario& scenario) {
   if (!scenario.jobs.empty()) {
     checked.jobs = checked_jobs(scenario);
     checked.ranks = checked.jobs.back().first_rank + checked.jobs.back().ranks;
+    // The network's size for every rank, packed, says how many endpoints and groups it has.
+    const NetworkConfig sized = checked_network(scenario, uint32_t(checked.ranks));
+    place_jobs(checked.jobs, topology_shape(sized, uint32_t(checked.ranks)));
     checked.network = checked_job_network(scenario, checked.jobs);
   } else {
     checked.network = checked_network(scenario, uint32_t(checked.ranks));

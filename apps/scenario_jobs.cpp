@@ -83,7 +83,7 @@ std::vector<JobSpec> read_jobs(const Checker& check, const json& document, const
       job.start_ns = read_duration(check, *v, child(at, "start"), &text, true);
     }
     if (const json* v = Checker::find(entry, "placement")) {
-      job.placement = read_placement(check, *v, child(at, "placement"));
+      job.placement = read_placement(check, *v, child(at, "placement"), true);
     }
     if (const json* v = Checker::find(entry, "traffic")) {
       for (const std::string& section : job_sections()) {
@@ -93,7 +93,7 @@ std::vector<JobSpec> read_jobs(const Checker& check, const json& document, const
       }
       job.traffic = read_traffic(check, *v, child(at, "traffic"));
       if (job.traffic->ranks == 0) {
-        if (job.placement.packed) {
+        if (job.placement.packed || job.placement.spread) {
           check.fail(child(at, "traffic"), "give \"ranks\", or the endpoints of each rank as placement");
         }
         job.traffic->ranks = int(job.placement.endpoint.size());

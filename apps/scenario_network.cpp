@@ -180,10 +180,16 @@ std::vector<std::pair<std::string, uint32_t>> read_topology_options(const Checke
 // "packed", or the endpoint of each rank; whether the endpoints exist is the topology's to say.
 }  // namespace
 
-PlacementSpec read_placement(const Checker& check, const json& value, const std::string& pointer) {
-  const char* const expected = "\"packed\" or an array of endpoint indexes, one per rank";
+PlacementSpec read_placement(const Checker& check, const json& value, const std::string& pointer,
+                             bool spread_too) {
+  const char* const expected = spread_too ? "\"packed\", \"spread\" or an array of endpoint indexes, one per rank"
+                                          : "\"packed\" or an array of endpoint indexes, one per rank";
   PlacementSpec placement;
   if (value.is_string() && value.get<std::string>() == "packed") return placement;
+  if (spread_too && value.is_string() && value.get<std::string>() == "spread") {
+    placement.spread = true;
+    return placement;
+  }
   if (!value.is_array() || value.empty()) check.fail_found(pointer, expected, value);
   placement.packed = false;
   for (size_t r = 0; r < value.size(); ++r) {

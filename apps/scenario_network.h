@@ -13,8 +13,10 @@ namespace uniference {
 
 // `source` is the scenario's file, which side files (/network/link/profile, /network/wan/trace)
 // are relative to.
-// "packed", or each rank's endpoint (/network/placement, /jobs/<n>/placement).
-PlacementSpec read_placement(const Checker& check, const json& value, const std::string& pointer);
+// "packed", or each rank's endpoint (/network/placement, /jobs/<n>/placement); "spread" too
+// where `spread_too` (a job's).
+PlacementSpec read_placement(const Checker& check, const json& value, const std::string& pointer,
+                             bool spread_too = false);
 
 NetworkSpec read_network(const Checker& check, const json& written, const std::string& pointer,
                          const std::string& source);

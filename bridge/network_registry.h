@@ -31,6 +31,9 @@ struct TopologyShape {
   std::string problem;     // empty when the options and placement fit
   std::string option;      // the option the problem is about, if one
   int placement_rank = -1;  // the rank whose placement the problem is about, if one
+  // Endpoints under one first-tier switch (a leaf, an edge switch, a server), numbered
+  // consecutively: what a placement "spread" spreads over. 0: all endpoints are alike.
+  uint32_t group = 0;
 };
 
 struct Topology {

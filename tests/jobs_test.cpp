@@ -266,6 +266,28 @@ TEST(Jobs, ThePlacementStudysScenariosCheck) {
   EXPECT_EQ(files, 4);
 }
 
+// "spread" puts a rank under each leaf in turn, the lowest free endpoint there, around what an
+// array took; "packed" the lowest free endpoints. Leaves of 4: endpoints 0-3, 4-7.
+TEST(Jobs, SpreadPlacesARankOnEachLeafInTurn) {
+  json doc = leaf_spine(json::parse(R"([
+    {"name": "fixed", "parallel": {"strategy": "tp", "tp": 2}, "placement": [0, 5]},
+    {"name": "spread", "placement": "spread"},
+    {"name": "packed", "parallel": {"strategy": "tp", "tp": 2}}
+  ])"));
+  const CheckedScenario checked = check_scenario(parse_scenario(doc, "jobs.json"));
+  ASSERT_EQ(checked.jobs.size(), 3u);
+  EXPECT_EQ(checked.jobs[1].endpoints, (std::vector<uint32_t>{1, 4, 2, 6}));
+  EXPECT_EQ(checked.jobs[2].endpoints, (std::vector<uint32_t>{3, 7}));
+  // With more ranks than leaves, spread goes round again.
+  doc["jobs"] = json::parse(R"([
+    {"name": "wide", "placement": "spread", "traffic": {"pattern": "all_reduce", "bytes": 1024, "period": "1ms", "ranks": 6}},
+    {"name": "m", "parallel": {"strategy": "tp", "tp": 2}}
+  ])");
+  const CheckedScenario wide = check_scenario(parse_scenario(doc, "jobs.json"));
+  EXPECT_EQ(wide.jobs[0].endpoints, (std::vector<uint32_t>{0, 4, 1, 5, 2, 6}));
+  EXPECT_EQ(wide.jobs[1].endpoints, (std::vector<uint32_t>{3, 7}));
+}
+
 // ---- Bad input, each at its pointer ------------------------------------------------------
 
 std::string error_pointer(const json& doc) {

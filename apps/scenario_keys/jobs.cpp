@@ -44,12 +44,13 @@ std::vector<ScenarioKey> jobs_keys() {
           .unit(Unit::kDuration)
           .defaults_to("`\"0s\"`"),
       ScenarioKey(
-          "/jobs/<n>/placement", "`\"packed\"` \\| array of integers ≥ 0",
+          "/jobs/<n>/placement", "`\"packed\"` \\| `\"spread\"` \\| array of integers ≥ 0",
           "Which endpoint each of the job's ranks sits on, in place of `/network/placement`: "
           "`\"packed\"` gives them the lowest endpoints no job's array names and no earlier "
-          "job took; an array gives each rank's endpoint. An endpoint holds one rank: one "
-          "taken twice is an error at `/jobs/<n>/placement/<rank>`.",
-          R"({"default": "packed", "oneOf": [{"const": "packed"}, {"type": "array", "minItems": 1, "uniqueItems": true, "items": {"type": "integer", "minimum": 0}}]})"),
+          "job took; `\"spread\"` one under each first-tier switch (a leaf, an edge switch, a "
+          "server) in turn, the lowest free there; an array gives each rank's endpoint. An "
+          "endpoint holds one rank: one taken twice is an error at `/jobs/<n>/placement/<rank>`.",
+          R"({"default": "packed", "oneOf": [{"enum": ["packed", "spread"]}, {"type": "array", "minItems": 1, "uniqueItems": true, "items": {"type": "integer", "minimum": 0}}]})"),
       ScenarioKey(
           "/jobs/<n>/traffic", "object",
           "Background traffic instead of a model: the job's ranks run `pattern` on `bytes` "

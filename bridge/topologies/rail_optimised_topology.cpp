@@ -32,10 +32,12 @@ TopologyShape rail_shape(const NetworkConfig& config, uint32_t ranks) {
     if (a / gpus == b / gpus || a % gpus == b % gpus) return 2;
     return 4;
   };
-  return placed_shape(config, ranks, size.servers * gpus,
-                      std::to_string(size.servers) + " servers of " + std::to_string(gpus) +
-                          " GPUs, " + std::to_string(size.spines) + " spines",
-                      hops);
+  TopologyShape shape = placed_shape(config, ranks, size.servers * gpus,
+                                     std::to_string(size.servers) + " servers of " + std::to_string(gpus) +
+                                         " GPUs, " + std::to_string(size.spines) + " spines",
+                                     hops);
+  shape.group = gpus;
+  return shape;
 }
 
 std::vector<ns3::Ptr<ns3::MessageTransport>> build_rail_optimised(const NetworkConfig& config,
