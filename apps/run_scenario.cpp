@@ -211,15 +211,15 @@ JobInputs job_inputs(const Scenario& scenario, const CheckedCompute& checked, in
   return in;
 }
 
-// Tokens a run of batch jobs makes, for its progress line.
+// Tokens a run of batch jobs makes, for its progress line; 0 (not known) where a job serves.
 size_t expected_tokens(const Scenario& scenario) {
-  const auto of = [](const Scenario& s) {
-    return s.workload.is_serving() ? 0 : size_t(s.workload.batch) * size_t(s.workload.new_tokens);
-  };
+  const auto of = [](const Scenario& s) { return size_t(s.workload.batch) * size_t(s.workload.new_tokens); };
   if (scenario.jobs.empty()) return of(scenario);
   size_t tokens = 0;
   for (const JobSpec& job : scenario.jobs) {
-    if (job.alone) tokens += of(*job.alone);
+    if (!job.alone) continue;
+    if (job.alone->workload.is_serving()) return 0;
+    tokens += of(*job.alone);
   }
   return tokens;
 }

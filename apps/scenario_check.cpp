@@ -405,8 +405,8 @@ std::vector<Fault> checked_faults(const Scenario& scenario, NetworkConfig& net, 
   return faults;
 }
 
-// Each job's ranks and endpoints: arrays first (an endpoint holds one rank), then the packed
-// jobs on the lowest endpoints left, in job order.
+// Each job's ranks and compute, and the endpoints its array gives (an endpoint holds one rank);
+// place_jobs gives the others theirs.
 std::vector<CheckedJob> checked_jobs(const Scenario& scenario) {
   std::vector<CheckedJob> jobs;
   std::map<uint32_t, std::pair<const JobSpec*, size_t>> taken;  // endpoint -> job, rank
