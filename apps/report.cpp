@@ -527,6 +527,13 @@ json results(const Scenario& scenario, const NetworkSetup* network, const RunRec
   return results;
 }
 
+// The payload bytes a record's ranks handed to the network.
+uint64_t bytes_sent(const RunRecord& record) {
+  uint64_t bytes = 0;
+  for (const RankStats& stats : record.ranks) bytes += stats.bytes_sent;
+  return bytes;
+}
+
 // What a job of several (/jobs) used, for results.json: a traffic job's pattern, or the
 // model job's own results, as results() gives them for the job alone.
 json job_entry(const JobSpec& spec, const JobRanks& ranks, const RunRecord& record) {
@@ -535,13 +542,11 @@ json job_entry(const JobSpec& spec, const JobRanks& ranks, const RunRecord& reco
   if (spec.alone) {
     entry = results(*spec.alone, nullptr, job);
   } else {
-    uint64_t bytes = 0;
-    for (const RankStats& stats : job.ranks) bytes += stats.bytes_sent;
     entry = {{"traffic",
               {{"pattern", spec.traffic->pattern}, {"bytes", spec.traffic->bytes},
                {"period_ns", spec.traffic->period_ns}}},
              {"total_ns", job.total_ns},
-             {"bytes_sent", bytes}};
+             {"bytes_sent", bytes_sent(job)}};
   }
   entry["name"] = spec.name;
   entry["first_rank"] = ranks.first_rank;
@@ -591,10 +596,8 @@ std::string jobs_summary(const Scenario& scenario, const NetworkSetup* network, 
     out += "\njob " + spec.name + " (ranks " + std::to_string(ranks.first_rank) + " to " +
            std::to_string(ranks.first_rank + ranks.ranks - 1) + "): ";
     if (spec.traffic) {
-      uint64_t bytes = 0;
-      for (const RankStats& stats : job.ranks) bytes += stats.bytes_sent;
       out += "background " + spec.traffic->pattern + " of " + format_bytes(spec.traffic->bytes) + " every " +
-             format_duration(spec.traffic->period_ns) + ", " + format_bytes(bytes) + " sent\n";
+             format_duration(spec.traffic->period_ns) + ", " + format_bytes(bytes_sent(job)) + " sent\n";
     } else {
       out += summary(*spec.alone, nullptr, job);
     }

@@ -417,6 +417,11 @@ std::vector<CheckedJob> checked_jobs(const Scenario& scenario) {
     job.first_rank = first;
     if (spec.traffic) {
       job.ranks = spec.traffic->ranks;
+      if (spec.traffic->pattern == "all_to_all" && spec.traffic->bytes % (4 * uint64_t(job.ranks)) != 0) {
+        throw ScenarioError(scenario.source, child(child(spec.pointer, "traffic"), "bytes"),
+                            "an all_to_all of " + std::to_string(spec.traffic->bytes) + " bytes does not split into " +
+                                std::to_string(job.ranks) + " blocks of whole fp32 elements");
+      }
     } else {
       try {
         job.compute = check_compute(*spec.alone);

@@ -163,7 +163,9 @@ TEST(Jobs, AJobsTokensAreTheSameAloneBesideAJobAndBesideTraffic) {
   // The neighbour ran rounds of 4 MiB all-reduces (a ring: 2 (n - 1) / n of the buffer from
   // each rank per round) and stopped once the model had finished.
   const json& neighbour = with_traffic["jobs"][1];
-  EXPECT_GT(neighbour.at("bytes_sent").get<uint64_t>(), 4u * 2 * 3 / 4 * 4194304 / 4);
+  const uint64_t round_bytes = 4 * 2 * 3 * (4194304 / 4);  // 4 ranks x 2 (n - 1) blocks of B / n
+  EXPECT_GE(neighbour.at("bytes_sent").get<uint64_t>(), round_bytes);
+  EXPECT_EQ(neighbour.at("bytes_sent").get<uint64_t>() % round_bytes, 0u) << "whole rounds only";
   EXPECT_LE(neighbour.at("total_ns").get<int64_t>(),
             with_traffic["jobs"][0].at("total_ns").get<int64_t>() + 200'000 +
                 int64_t(4 * 4194304 * 8 / 200e9 * 1e9) * 4);
@@ -330,6 +332,10 @@ TEST(JobsInput, AJobsOwnSectionIsCheckedUnderItsPointer) {
   EXPECT_EQ(error_pointer(leaf_spine(json::parse(R"([
     {"name": "t", "traffic": {"pattern": "all_reduce", "bytes": 1024, "period": "1ms", "ranks": 2}}])"))),
             "/jobs");
+  EXPECT_EQ(error_pointer(leaf_spine(json::parse(R"([
+    {"name": "a", "parallel": {"strategy": "tp", "tp": 2}},
+    {"name": "t", "traffic": {"pattern": "all_to_all", "bytes": 1028, "period": "1ms", "ranks": 2}}])"))),
+            "/jobs/1/traffic/bytes");
 }
 
 }  // namespace

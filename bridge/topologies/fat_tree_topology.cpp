@@ -35,9 +35,7 @@ TopologyShape fat_tree_shape(const NetworkConfig& config, uint32_t ranks) {
     if (a / per_pod == b / per_pod) return 4;    // through an aggregation switch
     return 6;                                    // through a core switch
   };
-  TopologyShape shape = placed_shape(config, ranks, k * k * k / 4, "k " + std::to_string(k), hops);
-  shape.group = per_edge;
-  return shape;
+  return placed_shape(config, ranks, k * k * k / 4, "k " + std::to_string(k), hops, per_edge);
 }
 
 std::vector<ns3::Ptr<ns3::MessageTransport>> build_fat_tree(const NetworkConfig& config,

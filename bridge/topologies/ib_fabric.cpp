@@ -94,9 +94,10 @@ uint32_t endpoint_of(const NetworkConfig& config, uint32_t rank) {
 
 TopologyShape placed_shape(const NetworkConfig& config, uint32_t ranks, uint32_t endpoints,
                            const std::string& sizes,
-                           const std::function<uint32_t(uint32_t, uint32_t)>& hops) {
+                           const std::function<uint32_t(uint32_t, uint32_t)>& hops, uint32_t group) {
   TopologyShape shape;
   shape.endpoints = endpoints;
+  shape.group = group;
   const std::string has = "topology '" + config.topology + "' (" + sizes + ") has " +
                           std::to_string(endpoints) + " endpoints";
   if (config.placement.empty()) {

@@ -37,9 +37,10 @@ uint32_t endpoint_of(const NetworkConfig& config, uint32_t rank);
 
 // A shape of `endpoints` endpoints, with the problem of the placement if it has one (a rank
 // beyond them, an endpoint taken twice, a length other than the ranks), and otherwise the
-// most links `hops(a, b)` between the endpoints of any two ranks.
+// most links `hops(a, b)` between the endpoints of any two ranks. `group`: the endpoints under
+// one first-tier switch (TopologyShape::group).
 TopologyShape placed_shape(const NetworkConfig& config, uint32_t ranks, uint32_t endpoints,
                            const std::string& sizes,
-                           const std::function<uint32_t(uint32_t, uint32_t)>& hops);
+                           const std::function<uint32_t(uint32_t, uint32_t)>& hops, uint32_t group);
 
 }  // namespace uniference

@@ -27,12 +27,10 @@ TopologyShape leaf_spine_shape(const NetworkConfig& config, uint32_t ranks) {
   const LeafSpineSize size = chosen_size(config, ranks);
   const uint32_t per_leaf = size.per_leaf;
   auto hops = [=](uint32_t a, uint32_t b) -> uint32_t { return a / per_leaf == b / per_leaf ? 2 : 4; };
-  TopologyShape shape = placed_shape(config, ranks, size.leaves * size.per_leaf,
-                                     std::to_string(size.leaves) + " leaves of " + std::to_string(per_leaf) +
-                                         " endpoints, " + std::to_string(size.spines) + " spines",
-                                     hops);
-  shape.group = per_leaf;
-  return shape;
+  return placed_shape(config, ranks, size.leaves * size.per_leaf,
+                      std::to_string(size.leaves) + " leaves of " + std::to_string(per_leaf) +
+                          " endpoints, " + std::to_string(size.spines) + " spines",
+                      hops, per_leaf);
 }
 
 std::vector<ns3::Ptr<ns3::MessageTransport>> build_leaf_spine(const NetworkConfig& config,

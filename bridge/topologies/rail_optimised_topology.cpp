@@ -32,12 +32,10 @@ TopologyShape rail_shape(const NetworkConfig& config, uint32_t ranks) {
     if (a / gpus == b / gpus || a % gpus == b % gpus) return 2;
     return 4;
   };
-  TopologyShape shape = placed_shape(config, ranks, size.servers * gpus,
-                                     std::to_string(size.servers) + " servers of " + std::to_string(gpus) +
-                                         " GPUs, " + std::to_string(size.spines) + " spines",
-                                     hops);
-  shape.group = gpus;
-  return shape;
+  return placed_shape(config, ranks, size.servers * gpus,
+                      std::to_string(size.servers) + " servers of " + std::to_string(gpus) +
+                          " GPUs, " + std::to_string(size.spines) + " spines",
+                      hops, gpus);
 }
 
 std::vector<ns3::Ptr<ns3::MessageTransport>> build_rail_optimised(const NetworkConfig& config,

@@ -28,12 +28,10 @@ TopologyShape two_tier_shape(const NetworkConfig& config, uint32_t ranks) {
   // Inside a server: GPU, server switch, GPU. Between servers: GPU, server switch, a
   // second-tier switch, server switch, GPU.
   auto hops = [=](uint32_t a, uint32_t b) -> uint32_t { return a / gpus == b / gpus ? 2 : 4; };
-  TopologyShape shape = placed_shape(config, ranks, size.servers * gpus,
-                                     std::to_string(size.servers) + " servers of " + std::to_string(gpus) +
-                                         " GPUs, " + std::to_string(size.tier_switches) + " second-tier switches",
-                                     hops);
-  shape.group = gpus;
-  return shape;
+  return placed_shape(config, ranks, size.servers * gpus,
+                      std::to_string(size.servers) + " servers of " + std::to_string(gpus) +
+                          " GPUs, " + std::to_string(size.tier_switches) + " second-tier switches",
+                      hops, gpus);
 }
 
 std::vector<ns3::Ptr<ns3::MessageTransport>> build_two_tier(const NetworkConfig& config,
