@@ -16,6 +16,13 @@ FlowLevelProblem flow_level_problem(const NetworkConfig& config) {
             "the flow level has cables of fixed rate that lose nothing; a wide-area link's rate "
             "varies in time and it may lose packets (use level \"packet\")"};
   }
+  if (config.transport == "tcp" &&
+      (config.topology == "leaf-spine" || config.topology == "fat-tree")) {
+    return {"/network/topology",
+            "the flow level follows TCP through one hub; on a fabric each connection's path is "
+            "the ECMP hash of its ports, which the packet level's TCP picks when it connects "
+            "(use level \"packet\", or transport rdma)"};
+  }
   if (config.rdma.adaptive_routing) {
     return {"/network/switch/routing",
             "adaptive routing spreads one queue pair's packets over several paths as queues "

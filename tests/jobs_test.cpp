@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -22,9 +23,9 @@ namespace {
 
 using nlohmann::json;
 
-// A leaf-spine of two leaves of four endpoints over RDMA (HDR links), running the tiny model
-// with tp 4: `jobs` and the top-level sections are the caller's.
-json leaf_spine(json jobs = nullptr) {
+// A leaf-spine of two leaves of four endpoints over RDMA (HDR links), or over TCP (100 GbE),
+// running the tiny model with tp 4: `jobs` and the top-level sections are the caller's.
+json leaf_spine(json jobs = nullptr, const std::string& transport = "rdma") {
   json doc = json::parse(R"({
     "name": "jobs", "seed": 7,
     "model": {"preset": "tiny"},
@@ -40,6 +41,10 @@ json leaf_spine(json jobs = nullptr) {
     "outputs": {"trace": false, "results": true}
   })");
   if (!jobs.is_null()) doc["jobs"] = std::move(jobs);
+  if (transport == "tcp") {
+    doc["network"]["link"] = {{"model", "ethernet"}, {"preset", "100gbe"}};
+    doc["network"]["transport"] = {{"kind", "tcp"}};
+  }
   return doc;
 }
 
@@ -70,18 +75,18 @@ void expect_same_job(const json& job, const json& alone) {
 // Two jobs, each on a leaf of its own: every message of each stays below its leaf, so neither
 // can see the other, and each gets exactly what it gets alone (on its own leaf, in the same
 // network).
-TEST(Jobs, TwoJobsOnLeavesOfTheirOwnGetExactlyTheirResultsAlone) {
+void expect_two_jobs_on_leaves_of_their_own_alone(const std::string& transport) {
   const json both = leaf_spine(json::parse(R"([
     {"name": "left", "placement": [0, 1, 2, 3]},
     {"name": "right", "placement": [4, 5, 6, 7], "seed": 9}
-  ])"));
+  ])"), transport);
   const ScenarioRun together = run(both);
   const json out = results_of(both, together);
   ASSERT_EQ(out.at("jobs").size(), 2u);
 
-  json left = leaf_spine();
+  json left = leaf_spine(nullptr, transport);
   left["network"]["placement"] = {0, 1, 2, 3};
-  json right = leaf_spine();
+  json right = leaf_spine(nullptr, transport);
   right["network"]["placement"] = {4, 5, 6, 7};
   right["seed"] = 9;
   const json left_alone = results_of(left, run(left));
@@ -130,6 +135,14 @@ TEST(Jobs, TwoJobsOnLeavesOfTheirOwnGetExactlyTheirResultsAlone) {
   for (const auto& [rank, pids] : pids_of_rank) {
     EXPECT_EQ(pids, std::set<int>{rank < 4 ? left_pid : right_pid}) << "rank " << rank;
   }
+}
+
+TEST(Jobs, TwoJobsOnLeavesOfTheirOwnGetExactlyTheirResultsAlone) {
+  expect_two_jobs_on_leaves_of_their_own_alone("rdma");
+}
+
+TEST(Jobs, OverTcpTwoJobsOnLeavesOfTheirOwnGetExactlyTheirResultsAlone) {
+  expect_two_jobs_on_leaves_of_their_own_alone("tcp");
 }
 
 // A job's tokens are its model's: the same alone, beside another job and beside a neighbour's
@@ -209,14 +222,25 @@ TEST(Jobs, EachLinksBytesBelongToTheJobWhoseRanksSentThem) {
 }
 
 // Two jobs of two ranks each across the two leaves of a one-spine leaf-spine: every message of
-// both crosses leaf0 -> spine0. Sent at once, two messages of M bytes share that cable, so each
-// takes about 2 M / rate (the fair share), where alone it takes M / rate.
-TEST(Jobs, JobsSharingACableEachGetAFairShareOfIt) {
-  json doc = leaf_spine();
+// both crosses leaf0 -> spine0. Sent at once, two messages of M bytes share that cable: the
+// fair share of each is 2 M / rate, where alone it takes M / rate.
+struct SharedCable {
+  double alone_ns;            // M / rate, the payload's wire time
+  int64_t one_ns;             // one job's message, alone
+  std::vector<int64_t> two_ns;  // each job's, both at once
+};
+
+SharedCable messages_sharing_one_cable(const std::string& transport) {
+  json doc = leaf_spine(nullptr, transport);
   doc["network"]["topology_options"] = {{"endpoints_per_leaf", 2}, {"leaves", 2}, {"spines", 1}};
   doc["parallel"]["tp"] = 2;
   const CheckedScenario checked = check_scenario(parse_scenario(doc, "jobs.json"));
-  const double rate_bps = double(checked.network.link_rate.GetBitRate());
+  // Over TCP every segment carries its TCP/IP headers with timestamps (52 bytes) and Ethernet's
+  // header, FCS, preamble and gap (38) on the wire; the fabric's packet headers are a few
+  // percent, left in the tolerance.
+  const double segment = double(checked.network.segment_size);
+  const double wire_per_byte = transport == "tcp" ? (segment + 52 + 38) / segment : 1.0;
+  const double rate_bps = double(checked.network.link_rate.GetBitRate()) / wire_per_byte;
   const int64_t bytes = 8 << 20;  // 8 MiB: the cable's latency and headers are a few percent
 
   const auto message_times = [&](int jobs) {
@@ -243,15 +267,30 @@ TEST(Jobs, JobsSharingACableEachGetAFairShareOfIt) {
     EXPECT_EQ(outcome.status, RunOutcome::Status::kCompleted) << outcome.report;
     return times;
   };
-  const double alone_ns = double(bytes) * 8 / rate_bps * 1e9;
-  const std::vector<int64_t> one = message_times(1);
-  EXPECT_NEAR(double(one[0]), alone_ns, 0.1 * alone_ns);
-  const std::vector<int64_t> two = message_times(2);
-  for (int64_t t : two) EXPECT_NEAR(double(t), 2 * alone_ns, 0.1 * 2 * alone_ns);
+  return {double(bytes) * 8 / rate_bps * 1e9, message_times(1)[0], message_times(2)};
+}
+
+// The fabric's switches arbitrate between the two senders' packets in turn: each gets half.
+TEST(Jobs, JobsSharingACableEachGetAFairShareOfIt) {
+  const SharedCable cable = messages_sharing_one_cable("rdma");
+  EXPECT_NEAR(double(cable.one_ns), cable.alone_ns, 0.1 * cable.alone_ns);
+  for (int64_t t : cable.two_ns) EXPECT_NEAR(double(t), 2 * cable.alone_ns, 0.1 * 2 * cable.alone_ns);
+}
+
+// Over TCP the two connections split the cable as their congestion controls (Cubic) and the
+// leaf's drop-tail buffer let them, which over a millisecond is not evenly: the cable stays
+// full, so the later message ends at the fair share of both, and the earlier no sooner than
+// alone.
+TEST(Jobs, OverTcpJobsSharingACableFillItAndTheLaterEndsAtTheFairShare) {
+  const SharedCable cable = messages_sharing_one_cable("tcp");
+  EXPECT_NEAR(double(cable.one_ns), cable.alone_ns, 0.1 * cable.alone_ns);
+  const auto [earlier, later] = std::minmax(cable.two_ns[0], cable.two_ns[1]);
+  EXPECT_NEAR(double(later), 2 * cable.alone_ns, 0.1 * 2 * cable.alone_ns);
+  EXPECT_GE(double(earlier), 0.95 * cable.alone_ns);
 }
 
 // The placement study's scenarios (docs/placement-study.md) load and check: 24 ranks on their
-// endpoints, jobs a and b of 8 each, and the neighbour where there is one.
+// endpoints, jobs a and b of 8 each, the neighbour where there is one, over RDMA and over TCP.
 TEST(Jobs, ThePlacementStudysScenariosCheck) {
   int files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(std::string(UNIFERENCE_SCENARIOS_DIR) + "/placement")) {
@@ -263,9 +302,11 @@ TEST(Jobs, ThePlacementStudysScenariosCheck) {
     EXPECT_EQ(checked.jobs[0].ranks, 8);
     EXPECT_EQ(checked.jobs[1].ranks, 8);
     EXPECT_EQ(checked.network.placement.size(), neighbour ? 24u : 16u);
+    const bool tcp = entry.path().stem().string().find("-tcp") != std::string::npos;
+    EXPECT_EQ(checked.network.transport, tcp ? "tcp" : "rdma");
     ++files;
   }
-  EXPECT_EQ(files, 4);
+  EXPECT_EQ(files, 8);  // packed and spread, with and without the neighbour, over RDMA and TCP
 }
 
 // "spread" puts a rank under each leaf in turn, the lowest free endpoint there, around what an

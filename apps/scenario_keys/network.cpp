@@ -145,8 +145,9 @@ std::vector<ScenarioKey> network_keys() {
           .defaults_to("all defaults"),
       ScenarioKey("/network/transport/kind", "a [transport](#transports)",
                   "Reliable message transport collectives and send/recv run over: `tcp` on `star` "
-                  "(Ethernet) and `star-routed`, `rdma` on `star` (its InfiniBand-like twin, link "
-                  "model `ib` by default then) and on the InfiniBand-like topologies. A transport "
+                  "(Ethernet), `star-routed`, and `fat-tree` and `leaf-spine` (Ethernet switches, "
+                  "ECMP by flow hash); `rdma` on `star` (its InfiniBand-like twin, link model `ib` "
+                  "by default then) and on the InfiniBand-like topologies. A transport "
                   "runs only over its own link models (`tcp`: `ethernet`, `point-to-point`, "
                   "`wifi`; `rdma`: `ib`). The TCP keys below (`tcp_variant`, `segment_size`, "
                   "`snd_buf`, `rcv_buf`) are refused with `rdma`, `congestion_control` with `tcp`.")

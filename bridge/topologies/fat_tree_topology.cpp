@@ -1,6 +1,6 @@
 #include "bridge/topologies/fat_tree_topology.h"
 
-#include "bridge/topologies/ib_fabric.h"
+#include "bridge/topologies/fabric.h"
 
 namespace uniference {
 
@@ -40,10 +40,8 @@ TopologyShape fat_tree_shape(const NetworkConfig& config, uint32_t ranks) {
 
 std::vector<ns3::Ptr<ns3::MessageTransport>> build_fat_tree(const NetworkConfig& config,
                                                             uint32_t ranks) {
-  ns3::IbFabricHelper fabric;
-  configure_ib_fabric(fabric, config);
-  fabric.FatTree(chosen_k(config, ranks));
-  return install_ib_fabric(fabric, config, ranks);
+  return build_fabric(config, ranks,
+                      [&](ns3::FabricGraph& fabric) { fabric.FatTree(chosen_k(config, ranks)); });
 }
 
 }  // namespace
@@ -53,9 +51,10 @@ Topology fat_tree_topology() {
   t.name = "fat-tree";
   t.description =
       "k-ary fat-tree (Al-Fares et al.): k pods of k/2 edge and k/2 aggregation switches, "
-      "(k/2)^2 core switches, k^3/4 endpoints, full bisection";
-  t.transports = {"rdma"};
-  t.link_models = {"ib"};
+      "(k/2)^2 core switches, k^3/4 endpoints, full bisection: the InfiniBand-like fabric for "
+      "rdma, Ethernet switches with ECMP and one IP subnet for tcp";
+  t.transports = {"rdma", "tcp"};
+  t.link_models = {"ib", "ethernet"};
   t.cut_on = {"rdma"};
   t.build = build_fat_tree;
   t.options = {{"k", "switch ports, even; default: the smallest k whose k^3/4 endpoints hold "

@@ -1,6 +1,6 @@
 #include "bridge/topologies/leaf_spine_topology.h"
 
-#include "bridge/topologies/ib_fabric.h"
+#include "bridge/topologies/fabric.h"
 
 namespace uniference {
 
@@ -36,10 +36,9 @@ TopologyShape leaf_spine_shape(const NetworkConfig& config, uint32_t ranks) {
 std::vector<ns3::Ptr<ns3::MessageTransport>> build_leaf_spine(const NetworkConfig& config,
                                                               uint32_t ranks) {
   const LeafSpineSize size = chosen_size(config, ranks);
-  ns3::IbFabricHelper fabric;
-  configure_ib_fabric(fabric, config);
-  fabric.LeafSpine(size.leaves, size.spines, size.per_leaf);
-  return install_ib_fabric(fabric, config, ranks);
+  return build_fabric(config, ranks, [&](ns3::FabricGraph& fabric) {
+    fabric.LeafSpine(size.leaves, size.spines, size.per_leaf);
+  });
 }
 
 }  // namespace
@@ -47,9 +46,11 @@ std::vector<ns3::Ptr<ns3::MessageTransport>> build_leaf_spine(const NetworkConfi
 Topology leaf_spine_topology() {
   Topology t;
   t.name = "leaf-spine";
-  t.description = "endpoints on leaf switches, every leaf cabled to every spine switch";
-  t.transports = {"rdma"};
-  t.link_models = {"ib"};
+  t.description =
+      "endpoints on leaf switches, every leaf cabled to every spine switch: the InfiniBand-like "
+      "fabric for rdma, Ethernet switches with ECMP and one IP subnet for tcp";
+  t.transports = {"rdma", "tcp"};
+  t.link_models = {"ib", "ethernet"};
   t.cut_on = {"rdma"};
   t.build = build_leaf_spine;
   t.options = {

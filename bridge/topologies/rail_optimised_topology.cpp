@@ -1,6 +1,6 @@
 #include "bridge/topologies/rail_optimised_topology.h"
 
-#include "bridge/topologies/ib_fabric.h"
+#include "bridge/topologies/fabric.h"
 
 namespace uniference {
 
@@ -41,11 +41,9 @@ TopologyShape rail_shape(const NetworkConfig& config, uint32_t ranks) {
 std::vector<ns3::Ptr<ns3::MessageTransport>> build_rail_optimised(const NetworkConfig& config,
                                                                   uint32_t ranks) {
   const RailSize size = chosen_size(config, ranks);
-  ns3::IbFabricHelper fabric;
-  configure_ib_fabric(fabric, config);
-  const uint32_t nvlink = add_intra_server_class(fabric, config);
-  fabric.RailOptimised(size.servers, size.gpus, size.spines, nvlink);
-  return install_ib_fabric(fabric, config, ranks);
+  return build_fabric(config, ranks, [&](ns3::FabricGraph& fabric) {
+    fabric.RailOptimised(size.servers, size.gpus, size.spines, add_intra_server_class(fabric, config));
+  });
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 
 #include "bridge/node_names.h"
 #include "bridge/rank_names.h"
-#include "bridge/topologies/ib_fabric.h"
+#include "bridge/topologies/fabric.h"
 #include "bridge/topologies/tcp_star.h"
 
 #include <ns3/switched-star-helper.h>
@@ -16,10 +16,7 @@ namespace {
 // Over RDMA: every rank on its own cable to one InfiniBand-like switch.
 std::vector<ns3::Ptr<ns3::MessageTransport>> build_ib_star(const NetworkConfig& config,
                                                            uint32_t ranks) {
-  ns3::IbFabricHelper fabric;
-  configure_ib_fabric(fabric, config);
-  fabric.Star(ranks);
-  return install_ib_fabric(fabric, config, ranks);
+  return build_fabric(config, ranks, [&](ns3::FabricGraph& fabric) { fabric.Star(ranks); });
 }
 
 std::vector<ns3::Ptr<ns3::MessageTransport>> build_star(const NetworkConfig& config,

@@ -1,6 +1,6 @@
 #include "bridge/topologies/two_tier_topology.h"
 
-#include "bridge/topologies/ib_fabric.h"
+#include "bridge/topologies/fabric.h"
 
 namespace uniference {
 
@@ -37,11 +37,9 @@ TopologyShape two_tier_shape(const NetworkConfig& config, uint32_t ranks) {
 std::vector<ns3::Ptr<ns3::MessageTransport>> build_two_tier(const NetworkConfig& config,
                                                             uint32_t ranks) {
   const TwoTierSize size = chosen_size(config, ranks);
-  ns3::IbFabricHelper fabric;
-  configure_ib_fabric(fabric, config);
-  const uint32_t nvlink = add_intra_server_class(fabric, config);
-  fabric.TwoTier(size.servers, size.gpus, size.tier_switches, nvlink);
-  return install_ib_fabric(fabric, config, ranks);
+  return build_fabric(config, ranks, [&](ns3::FabricGraph& fabric) {
+    fabric.TwoTier(size.servers, size.gpus, size.tier_switches, add_intra_server_class(fabric, config));
+  });
 }
 
 }  // namespace

@@ -4,16 +4,13 @@
 
 #include "switched-star-helper.h"
 
+#include "ethernet-subnet.h"
+
 #include "ns3/abort.h"
-#include "ns3/arp-cache.h"
 #include "ns3/ethernet-channel.h"
 #include "ns3/ethernet-net-device.h"
 #include "ns3/internet-stack-helper.h"
-#include "ns3/ipv4-address-helper.h"
-#include "ns3/ipv4-interface.h"
-#include "ns3/ipv4-l3-protocol.h"
 #include "ns3/log.h"
-#include "ns3/net-device-queue-interface.h"
 #include "ns3/queue-size.h"
 #include "ns3/trace-helper.h"
 #include "ns3/queue-disc.h"
@@ -148,16 +145,8 @@ SwitchedStarHelper::Install(uint32_t n)
         m_cutCables += cut ? 1 : 0;
         Ptr<EthernetChannel> channel = (cut ? remoteChannels : m_channelFactory).Create<EthernetChannel>();
 
-        Ptr<EthernetNetDevice> device = m_deviceFactory.Create<EthernetNetDevice>();
-        device->SetAddress(Mac48Address::Allocate());
-        m_endpoints.Get(i)->AddDevice(device);
-        Ptr<Queue<Packet>> queue = m_queueFactory.Create<Queue<Packet>>();
-        device->SetQueue(queue);
-        // What PointToPointHelper does for its devices: the traffic-control layer stops and
-        // wakes its queue discipline as this queue fills and drains.
-        Ptr<NetDeviceQueueInterface> queueInterface = CreateObject<NetDeviceQueueInterface>();
-        queueInterface->GetTxQueue(0)->ConnectQueueTraces(queue);
-        device->AggregateObject(queueInterface);
+        Ptr<EthernetNetDevice> device =
+            AddEthernetEndpointDevice(m_endpoints.Get(i), m_deviceFactory, m_queueFactory);
         device->Attach(channel);
         endpointDevices.Add(device);
 
@@ -188,28 +177,8 @@ SwitchedStarHelper::Install(uint32_t n)
             m_switch->SetPortQueueDisc(i, m_hubDiscFactory.Create<QueueDisc>());
         }
     }
-    Ipv4AddressHelper addresses(m_baseNetwork, m_mask);
-    Ipv4InterfaceContainer interfaces = addresses.Assign(endpointDevices);
-
-    // Static ARP, one table for all: see the class description.
-    Ptr<ArpCache> arp;
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        m_addresses.push_back(interfaces.GetAddress(i));
-        auto [ipv4, index] = interfaces.Get(i);
-        Ptr<Ipv4Interface> interface = DynamicCast<Ipv4L3Protocol>(ipv4)->GetInterface(index);
-        if (!arp)
-        {
-            arp = interface->GetArpCache();
-        }
-        else
-        {
-            interface->SetArpCache(arp);
-        }
-        ArpCache::Entry* entry = arp->Add(interfaces.GetAddress(i));
-        entry->SetMacAddress(endpointDevices.Get(i)->GetAddress());
-        entry->MarkPermanent();
-    }
+    // Static ARP (see the class description).
+    m_addresses = AssignStaticSubnet(endpointDevices, m_baseNetwork, m_mask);
 
     InstallTcpVariant(m_endpoints);
     m_transports = m_transportHelper.Install(m_endpoints, m_addresses);

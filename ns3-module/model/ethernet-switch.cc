@@ -13,6 +13,9 @@
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/packet.h"
 #include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -75,6 +78,12 @@ EthernetSwitch::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&EthernetSwitch::m_learning),
                           MakeBooleanChecker())
+            .AddAttribute("HashSeed",
+                          "Salts the flow hash that chooses among equal-cost ports, so that "
+                          "switches of one tier spread flows independently.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&EthernetSwitch::m_hashSeed),
+                          MakeUintegerChecker<uint32_t>())
             .AddTraceSource("Drop",
                             "A frame did not fit in the output queue of a port.",
                             MakeTraceSourceAccessor(&EthernetSwitch::m_dropTrace),
@@ -88,7 +97,8 @@ EthernetSwitch::GetTypeId()
 }
 
 EthernetSwitch::EthernetSwitch()
-    : m_learning(true)
+    : m_learning(true),
+      m_hashSeed(0)
 {
 }
 
@@ -172,7 +182,25 @@ EthernetSwitch::AddEntry(Mac48Address address, uint32_t port)
 {
     NS_ABORT_MSG_UNLESS(port < m_ports.size(), "EthernetSwitch: no port " << port);
     NS_ABORT_MSG_IF(address.IsGroup(), "EthernetSwitch: " << address << " is not unicast");
-    m_table[Key(address)] = Entry{port, true};
+    m_table[Key(address)] = Entry{port, 0, 0, true};
+}
+
+void
+EthernetSwitch::AddEntry(Mac48Address address, const std::vector<uint32_t>& ports)
+{
+    NS_ABORT_MSG_IF(ports.empty(), "EthernetSwitch: no port for " << address);
+    AddEntry(address, ports.front());
+    if (ports.size() > 1)
+    {
+        for (uint32_t port : ports)
+        {
+            NS_ABORT_MSG_UNLESS(port < m_ports.size(), "EthernetSwitch: no port " << port);
+        }
+        Entry& entry = m_table[Key(address)];
+        entry.ecmpFirst = static_cast<uint32_t>(m_ecmpPorts.size());
+        entry.ecmpCount = static_cast<uint32_t>(ports.size());
+        m_ecmpPorts.insert(m_ecmpPorts.end(), ports.begin(), ports.end());
+    }
 }
 
 uint32_t
@@ -193,6 +221,56 @@ EthernetSwitch::LookupPort(Mac48Address address) const
 {
     auto it = m_table.find(Key(address));
     return it == m_table.end() ? GetNPorts() : it->second.port;
+}
+
+uint32_t
+EthernetSwitch::FlowHash(Ptr<const Packet> frame) const
+{
+    // Ethernet II (14 bytes), then an IPv4 header of IHL words and the transport's ports.
+    constexpr uint32_t ip = EthernetNetDevice::HEADER_BYTES;
+    uint8_t bytes[ip + 60 + 4];
+    const uint32_t n = frame->CopyData(bytes, sizeof(bytes));
+    const auto word = [&bytes](uint32_t at) {
+        return uint32_t(bytes[at]) << 24 | uint32_t(bytes[at + 1]) << 16 |
+               uint32_t(bytes[at + 2]) << 8 | bytes[at + 3];
+    };
+    // Each word is folded in by a multiply and a rotation, starting from this switch's seed,
+    // and the result avalanched (every input bit flips each output bit with probability about
+    // one half): two switches of different seeds then choose among their ports as two
+    // unrelated draws, and ECMP does not polarise. Without the avalanche, the low bits that
+    // pick the port came out alike for seeds 0 and 1 on every flow.
+    uint32_t h = m_hashSeed;
+    const auto mix = [&h](uint32_t w) {
+        h = (h ^ w) * 0x9E3779B1u;
+        h = h << 13 | h >> 19;
+    };
+    const auto avalanche = [&h]() {
+        h ^= h >> 16;
+        h *= 0x85EBCA6Bu;
+        h ^= h >> 13;
+        h *= 0xC2B2AE35u;
+        h ^= h >> 16;
+        return h;
+    };
+    const bool ipv4 = n >= ip + 20 && bytes[12] == 0x08 && bytes[13] == 0x00;
+    if (!ipv4)
+    {
+        for (uint32_t at = 0; at + 4 <= std::min<uint32_t>(n, 12); at += 4)
+        {
+            mix(word(at));
+        }
+        return avalanche();
+    }
+    const uint8_t protocol = bytes[ip + 9];
+    mix(word(ip + 12)); // source
+    mix(word(ip + 16)); // destination
+    mix(protocol);
+    const uint32_t ports = ip + 4 * (bytes[ip] & 0x0F);
+    if ((protocol == 6 || protocol == 17) && n >= ports + 4)
+    {
+        mix(word(ports));
+    }
+    return avalanche();
 }
 
 uint64_t
@@ -226,7 +304,7 @@ EthernetSwitch::Receive(uint32_t in, Ptr<EthernetNetDevice> port, Ptr<Packet> fr
     const bool groupSource = addresses[6] & 1;
     if (m_learning && !groupSource)
     {
-        Entry& entry = m_table.try_emplace(Key(addresses + 6), Entry{in, false}).first->second;
+        Entry& entry = m_table.try_emplace(Key(addresses + 6), Entry{in, 0, 0, false}).first->second;
         if (!entry.fixed)
         {
             entry.port = in;
@@ -239,9 +317,12 @@ EthernetSwitch::Receive(uint32_t in, Ptr<EthernetNetDevice> port, Ptr<Packet> fr
         auto entry = m_table.find(Key(addresses));
         if (entry != m_table.end())
         {
-            if (entry->second.port != in)
+            const Entry& e = entry->second;
+            const uint32_t out =
+                e.ecmpCount > 1 ? m_ecmpPorts[e.ecmpFirst + FlowHash(frame) % e.ecmpCount] : e.port;
+            if (out != in)
             {
-                Output(entry->second.port, frame);
+                Output(out, frame);
             }
             return;
         }

@@ -33,7 +33,10 @@ class Packet;
  * destination; there it waits in that port's output queue, a drop-tail queue of PortQueueSize
  * (a frame that does not fit is dropped and traced by Drop). The table holds the entries a
  * topology helper adds (AddEntry), which no frame overrides, and, with Learning, the source
- * address of every frame against the port it came in on. A frame to a broadcast, multicast or
+ * address of every frame against the port it came in on. An entry may name several
+ * equal-cost ports (a fabric's ECMP): a frame then takes the one its flow hashes to, over the
+ * IPv4 source and destination, protocol and, for TCP and UDP, ports, salted by HashSeed, so
+ * every packet of a flow takes one path and arrives in order. A frame to a broadcast, multicast or
  * unknown address is flooded: copied to every port but the one it came in on. A frame whose
  * destination is behind the port it came in on is filtered (dropped without a trace), as a
  * real switch does. There is no IP inside the switch, and forwarding takes no time beyond the
@@ -67,6 +70,13 @@ class EthernetSwitch : public Object
     void AddEntry(Mac48Address address, uint32_t port);
 
     /**
+     * \brief Forward frames to address out of one of several equal-cost ports, by flow.
+     * \param address a unicast MAC address
+     * \param ports port indexes; one port is AddEntry's
+     */
+    void AddEntry(Mac48Address address, const std::vector<uint32_t>& ports);
+
+    /**
      * \brief Put a queue disc in front of a port, as Linux tc puts one on a bridge port: the
      * frames switched out of the port go through it (ns3::TbfQueueDisc shapes them to a rate
      * with a burst allowance), and it hands them to the port as the port's queue has room.
@@ -93,9 +103,17 @@ class EthernetSwitch : public Object
 
     /**
      * \param address a MAC address
-     * \return the port the table names for it, or GetNPorts() if none
+     * \return the port the table names for it (the first of equal-cost ports), or
+     * GetNPorts() if none
      */
     uint32_t LookupPort(Mac48Address address) const;
+
+    /**
+     * \param frame a frame, Ethernet header included
+     * \return the hash of its flow that chooses among equal-cost ports (this switch's
+     * HashSeed included); frames that are not IPv4 hash by their MAC addresses
+     */
+    uint32_t FlowHash(Ptr<const Packet> frame) const;
 
     /**
      * TracedCallback signature of a frame at a port.
@@ -111,8 +129,10 @@ class EthernetSwitch : public Object
     /// A table entry.
     struct Entry
     {
-        uint32_t port; //!< Port the address is behind
-        bool fixed;    //!< Added by AddEntry: learning leaves it alone
+        uint32_t port;      //!< Port the address is behind (the first of equal-cost ports)
+        uint32_t ecmpFirst; //!< Equal-cost ports: their first index in m_ecmpPorts
+        uint32_t ecmpCount; //!< How many; 0 or 1 for one port
+        bool fixed;         //!< Added by AddEntry: learning leaves it alone
     };
 
     /**
@@ -148,6 +168,8 @@ class EthernetSwitch : public Object
 
     QueueSize m_portQueueSize;                    //!< Capacity of each port's output queue
     bool m_learning;                              //!< Learn source addresses
+    uint32_t m_hashSeed;                          //!< Salts the flow hash per switch
+    std::vector<uint32_t> m_ecmpPorts;            //!< Equal-cost port lists of the entries
     std::vector<Ptr<EthernetNetDevice>> m_ports;  //!< By index
     std::vector<Ptr<QueueDisc>> m_portDiscs;      //!< By port index; null: straight to the port
     std::unordered_map<uint64_t, Entry> m_table;  //!< MAC address to port

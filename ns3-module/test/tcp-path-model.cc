@@ -45,6 +45,57 @@ StreamArrival(DataRate rate, Time delay, uint64_t streamBytes, uint32_t mss, uin
     return arrival;
 }
 
+/// Seconds from a frame's first bit until its last has been received, carrying ip bytes.
+double
+Arrive(DataRate rate, const Framing& f, uint32_t ip)
+{
+    return Wire(rate, std::max(f.header + ip, f.minFrame) + f.wireOnly);
+}
+
+/// Seconds the transmitter is busy with a frame carrying ip bytes, gap included.
+double
+Busy(DataRate rate, const Framing& f, uint32_t ip)
+{
+    return Arrive(rate, f, ip) + Wire(rate, f.gap);
+}
+
+/// Handshake of tcp-path-model.h with any framing: SYN and SYN-ACK across every hop, then the
+/// final ACK ahead of the first data segment on the sender's link.
+double
+FramedHandshake(DataRate rate, Time delay, uint32_t hops, const Framing& f)
+{
+    const uint32_t syn = TCP_SYN_HEADER + IPV4_HEADER;
+    const uint32_t ack = TCP_DATA_HEADER + IPV4_HEADER;
+    return 2 * hops * (Arrive(rate, f, syn) + delay.GetSeconds()) + Busy(rate, f, ack);
+}
+
+/// StreamArrival of tcp-path-model.h with any framing: segments back to back, each link
+/// forwarding a frame once it has all of it and its transmitter is free.
+double
+FramedStreamArrival(DataRate rate,
+                    Time delay,
+                    uint64_t streamBytes,
+                    uint32_t mss,
+                    uint32_t hops,
+                    const Framing& f)
+{
+    std::vector<double> linkFree(hops, 0.0);
+    double arrival = 0;
+    for (uint64_t sent = 0; sent < streamBytes; sent += mss)
+    {
+        const uint32_t ip = std::min<uint64_t>(mss, streamBytes - sent) + TCP_DATA_HEADER +
+                            IPV4_HEADER;
+        arrival = 0;
+        for (uint32_t hop = 0; hop < hops; ++hop)
+        {
+            const double start = std::max(arrival, linkFree[hop]);
+            linkFree[hop] = start + Busy(rate, f, ip);
+            arrival = start + Arrive(rate, f, ip) + delay.GetSeconds();
+        }
+    }
+    return arrival;
+}
+
 std::string
 Percent(double fraction)
 {

@@ -114,6 +114,48 @@ double StreamArrival(DataRate rate, Time delay, uint64_t streamBytes, uint32_t m
 
 /**
  * \ingroup uniference-tests
+ * What a link carries around an IP packet, and when: bytes that arrive with it (header,
+ * trailer, preamble) and the idle gap after it before the next frame may start.
+ */
+struct Framing
+{
+    uint32_t header;   //!< Bytes of link header, in the frame
+    uint32_t wireOnly; //!< Bytes on the wire but not in the frame, before it ends (FCS, preamble)
+    uint32_t minFrame; //!< Frames shorter than this (header included) are padded to it
+    uint32_t gap;      //!< Idle bytes after a frame
+};
+
+/// ns-3's point-to-point link: a 2-byte PPP header and nothing else.
+constexpr Framing PPP{PPP_HEADER, 0, 0, 0};
+/// Ethernet II: 14-byte header; 4-byte FCS and 8 bytes of preamble and delimiter; frames
+/// padded to 60 bytes before the FCS; 12 bytes of inter-frame gap.
+constexpr Framing ETHERNET{14, 4 + 8, 60, 12};
+
+/// \ingroup uniference-tests
+/// \return seconds from a frame's first bit until its last has been received, carrying ip bytes
+double Arrive(DataRate rate, const Framing& f, uint32_t ip);
+
+/// \ingroup uniference-tests
+/// \return seconds the transmitter is busy with a frame carrying ip bytes, gap included
+double Busy(DataRate rate, const Framing& f, uint32_t ip);
+
+/// \ingroup uniference-tests
+/// Handshake with any framing: SYN and SYN-ACK across every hop, then the final ACK ahead of
+/// the first data segment on the sender's link. \return seconds
+double FramedHandshake(DataRate rate, Time delay, uint32_t hops, const Framing& f);
+
+/// \ingroup uniference-tests
+/// StreamArrival with any framing: segments back to back, each link forwarding a frame once it
+/// has all of it and its transmitter is free. \return seconds
+double FramedStreamArrival(DataRate rate,
+                           Time delay,
+                           uint64_t streamBytes,
+                           uint32_t mss,
+                           uint32_t hops,
+                           const Framing& f);
+
+/**
+ * \ingroup uniference-tests
  * \param fraction a relative tolerance, for example 0.005
  * \return it as a percentage for a test's name, for example "0.5%"
  */

@@ -1,9 +1,12 @@
-#include "bridge/topologies/ib_fabric.h"
+#include "bridge/topologies/fabric.h"
 
 #include "bridge/node_names.h"
+#include "bridge/topologies/tcp_star.h"
 
 #include <ns3/boolean.h>
 #include <ns3/enum.h>
+#include <ns3/ethernet-fabric-helper.h>
+#include <ns3/ib-fabric-helper.h>
 #include <ns3/rdma-congestion-control.h>
 #include <ns3/type-id.h>
 #include <ns3/uinteger.h>
@@ -12,6 +15,8 @@
 #include <stdexcept>
 
 namespace uniference {
+
+namespace {
 
 void configure_ib_fabric(ns3::IbFabricHelper& fabric, const NetworkConfig& config) {
   fabric.SetDeviceAttribute("DataRate", ns3::DataRateValue(config.link_rate));
@@ -31,13 +36,17 @@ void configure_ib_fabric(ns3::IbFabricHelper& fabric, const NetworkConfig& confi
   fabric.SetPartitions(config.processes);
 }
 
-uint32_t add_intra_server_class(ns3::IbFabricHelper& fabric, const NetworkConfig& config) {
-  return fabric.AddLinkClass(config.rdma.intra_rate, config.rdma.intra_delay);
+void configure_ethernet_fabric(ns3::EthernetFabricHelper& fabric, const NetworkConfig& config) {
+  fabric.SetDeviceAttribute("DataRate", ns3::DataRateValue(config.link_rate));
+  fabric.SetDeviceAttribute("Mtu", ns3::UintegerValue(config.mtu));
+  fabric.SetChannelAttribute("Delay", ns3::TimeValue(config.link_delay));
+  configure_tcp_endpoints(fabric, config);
+  fabric.SetPartitions(config.processes);
 }
 
-std::vector<ns3::Ptr<ns3::MessageTransport>> install_ib_fabric(ns3::IbFabricHelper& fabric,
-                                                               const NetworkConfig& config,
-                                                               uint32_t ranks) {
+std::vector<ns3::Ptr<ns3::MessageTransport>> install_fabric(ns3::FabricGraph& fabric,
+                                                            const NetworkConfig& config,
+                                                            uint32_t ranks) {
   if (!config.placement.empty() && config.placement.size() != ranks) {
     throw std::invalid_argument("placement gives " + std::to_string(config.placement.size()) +
                                 " endpoints for " + std::to_string(ranks) + " ranks");
@@ -61,7 +70,7 @@ std::vector<ns3::Ptr<ns3::MessageTransport>> install_ib_fabric(ns3::IbFabricHelp
   if (!config.placement.empty()) fabric.SetPlacement(config.placement);
   fabric.Install();
   for (uint32_t s = 0; s < fabric.GetNSwitches(); ++s) {
-    name_node(fabric.GetSwitch(s)->GetObject<ns3::Node>(), fabric.GetSwitchName(s));
+    name_node(fabric.GetSwitchNode(s), fabric.GetSwitchName(s));
   }
   // Ranks are named by SimCluster; the endpoints no rank sits on by their place in the fabric,
   // as /network/placement numbers them. The fabric gives them the ids after the ranks', in
@@ -75,6 +84,27 @@ std::vector<ns3::Ptr<ns3::MessageTransport>> install_ib_fabric(ns3::IbFabricHelp
   std::vector<ns3::Ptr<ns3::MessageTransport>> transports = fabric.GetTransports();
   transports.resize(ranks);  // the endpoints no rank sits on stay idle
   return transports;
+}
+
+}  // namespace
+
+std::vector<ns3::Ptr<ns3::MessageTransport>> build_fabric(
+    const NetworkConfig& config, uint32_t ranks,
+    const std::function<void(ns3::FabricGraph&)>& describe) {
+  if (config.transport == "tcp") {
+    ns3::EthernetFabricHelper fabric;
+    configure_ethernet_fabric(fabric, config);
+    describe(fabric);
+    return install_fabric(fabric, config, ranks);
+  }
+  ns3::IbFabricHelper fabric;
+  configure_ib_fabric(fabric, config);
+  describe(fabric);
+  return install_fabric(fabric, config, ranks);
+}
+
+uint32_t add_intra_server_class(ns3::FabricGraph& fabric, const NetworkConfig& config) {
+  return fabric.AddLinkClass(config.rdma.intra_rate, config.rdma.intra_delay);
 }
 
 uint32_t option_or(const NetworkConfig& config, const std::string& name, uint32_t fallback) {

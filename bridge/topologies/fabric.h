@@ -1,11 +1,12 @@
-// What the InfiniBand-like topologies (fat-tree, leaf-spine, rail-optimised, two-tier) share:
-// an IbFabricHelper set up from the NetworkConfig, their options and defaults, the checks of
-// a placement, and the ranks' transports once a topology has described its graph.
+// What the switched fabrics (fat-tree, leaf-spine, rail-optimised, two-tier, the star over rdma)
+// share: a fabric helper for the config's transport (IbFabricHelper for rdma, EthernetFabricHelper
+// for tcp) set up from the NetworkConfig, their options and defaults, the checks of a placement,
+// and the ranks' transports once a topology has described its graph.
 #pragma once
 
 #include "bridge/network_registry.h"
 
-#include <ns3/ib-fabric-helper.h>
+#include <ns3/fabric-graph.h>
 
 #include <cstdint>
 #include <functional>
@@ -14,17 +15,16 @@
 
 namespace uniference {
 
-// An IbFabricHelper whose ports, cables, switches and transports follow the config: link
-// rate and delay, IB MTU, virtual-lane buffer, routing, switch latency, congestion control.
-void configure_ib_fabric(ns3::IbFabricHelper& fabric, const NetworkConfig& config);
+// Builds the graph `describe` draws: for rdma on the InfiniBand-like fabric (link rate and
+// delay, IB MTU, virtual-lane buffer, routing, switch latency, congestion control), for tcp on
+// Ethernet switches with ECMP (link rate, delay and MTU, the TCP of configure_tcp_endpoints).
+// Places the ranks, creates everything and returns rank r's transport at entry r.
+std::vector<ns3::Ptr<ns3::MessageTransport>> build_fabric(
+    const NetworkConfig& config, uint32_t ranks,
+    const std::function<void(ns3::FabricGraph&)>& describe);
 
 // The link class of intra-server (NVLink-like) cables.
-uint32_t add_intra_server_class(ns3::IbFabricHelper& fabric, const NetworkConfig& config);
-
-// Places the ranks, creates everything and returns rank r's transport at entry r.
-std::vector<ns3::Ptr<ns3::MessageTransport>> install_ib_fabric(ns3::IbFabricHelper& fabric,
-                                                               const NetworkConfig& config,
-                                                               uint32_t ranks);
+uint32_t add_intra_server_class(ns3::FabricGraph& fabric, const NetworkConfig& config);
 
 // The option `name` as given, else `fallback`.
 uint32_t option_or(const NetworkConfig& config, const std::string& name, uint32_t fallback);
