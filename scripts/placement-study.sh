@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The placement study of docs/placement-study.md, from its four scenarios: runs each
-# (scenarios/placement/), prints the table of P99 time per output token by job, and plots it
-# and every request's TPOT (out/placement-study/tpot.png, where gnuplot is installed).
+# The placement study of docs/placement-study.md, from its eight scenarios (packed and spread,
+# with and without the neighbour, over RDMA and over TCP): runs each (scenarios/placement/),
+# prints the table of P99 time per output token by job, and plots it and every request's TPOT
+# (out/placement-study/tpot.png, where gnuplot is installed).
 #
 # Usage: scripts/placement-study.sh [BUILD_DIR]   (default build)
 set -euo pipefail
@@ -9,7 +10,12 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 out=out/placement-study
 mkdir -p "$out"
-cases=(packed-two-jobs packed-neighbour spread-two-jobs spread-neighbour)
+cases=()
+for transport in "" -tcp; do
+  for c in packed-two-jobs packed-neighbour spread-two-jobs spread-neighbour; do
+    cases+=("$c$transport")
+  done
+done
 for c in "${cases[@]}"; do
   "$build/apps/uniference" run "scenarios/placement/$c.json" --out "$out/$c" --quiet >/dev/null
 done
@@ -38,7 +44,7 @@ with open(f"{out}/p99.dat", "w") as table:
 PY
 if command -v gnuplot >/dev/null; then
   gnuplot <<GP
-set terminal pngcairo size 900,420 font ",10"
+set terminal pngcairo size 1200,460 font ",10"
 set output "$out/tpot.png"
 set multiplot layout 1,2
 set title "P99 time per output token"
