@@ -59,6 +59,7 @@ set title "Job a: every request's TPOT, sorted"
 set style data linespoints
 set xlabel "requests, fastest first"
 set xtics norotate
+set key top left
 plot for [c in "${cases[*]}"] "< sort -n $out/".c."-a.tpot" using 0:1 title c
 unset multiplot
 GP
