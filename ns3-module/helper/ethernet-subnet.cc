@@ -8,15 +8,19 @@
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-interface.h"
 #include "ns3/ipv4-l3-protocol.h"
+#include "ns3/log.h"
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/queue.h"
 
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("EthernetSubnet");
+
 Ptr<EthernetNetDevice>
 AddEthernetEndpointDevice(Ptr<Node> node, const ObjectFactory& devices, const ObjectFactory& queues)
 {
+    NS_LOG_FUNCTION(node);
     Ptr<EthernetNetDevice> device = devices.Create<EthernetNetDevice>();
     device->SetAddress(Mac48Address::Allocate());
     node->AddDevice(device);
@@ -31,6 +35,7 @@ AddEthernetEndpointDevice(Ptr<Node> node, const ObjectFactory& devices, const Ob
 std::vector<Ipv4Address>
 AssignStaticSubnet(const NetDeviceContainer& devices, Ipv4Address network, Ipv4Mask mask)
 {
+    NS_LOG_FUNCTION(devices.GetN() << network << mask);
     Ipv4AddressHelper addresses(network, mask);
     Ipv4InterfaceContainer interfaces = addresses.Assign(devices);
     std::vector<Ipv4Address> assigned;
