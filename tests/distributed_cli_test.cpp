@@ -83,6 +83,14 @@ TEST_F(DistributedRun, TcpOnASwitchedStarIsTheOneProcessRun) {
   expect_same_in_two_and_four("quickstart");
 }
 
+TEST_F(DistributedRun, TcpOnALeafSpineIsTheOneProcessRun) {
+  // Each rank on a leaf of its own: cut by leaf, every message crosses between processes.
+  expect_same_in_two_and_four("quickstart", "--set /network/topology=leaf-spine "
+                                            "--set /network/transport/kind=tcp "
+                                            "--set '/network/topology_options={\"endpoints_per_leaf\": 1, "
+                                            "\"leaves\": 4}'");
+}
+
 TEST_F(DistributedRun, AllToAllsOverTcpOnAStarAreTheOneProcessRun) {
   expect_same_in_two_and_four("quickstart", "--set /model/preset=tiny-moe --set /parallel/strategy=ep "
                                             "--set /parallel/ep=4 --set /parallel/tp=1 "

@@ -55,7 +55,7 @@ Topology fat_tree_topology() {
       "rdma, Ethernet switches with ECMP and one IP subnet for tcp";
   t.transports = {"rdma", "tcp"};
   t.link_models = {"ib", "ethernet"};
-  t.cut_on = {"rdma"};
+  t.cut_on = {"rdma", "tcp"};
   t.build = build_fat_tree;
   t.options = {{"k", "switch ports, even; default: the smallest k whose k^3/4 endpoints hold "
                      "the ranks and every placed endpoint"}};

@@ -51,7 +51,7 @@ Topology leaf_spine_topology() {
       "fabric for rdma, Ethernet switches with ECMP and one IP subnet for tcp";
   t.transports = {"rdma", "tcp"};
   t.link_models = {"ib", "ethernet"};
-  t.cut_on = {"rdma"};
+  t.cut_on = {"rdma", "tcp"};
   t.build = build_leaf_spine;
   t.options = {
       {"endpoints_per_leaf", "endpoints on each leaf; default 8"},
