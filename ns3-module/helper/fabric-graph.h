@@ -38,8 +38,8 @@ namespace ns3
  * Routes are computed as a subnet manager would: per destination, a shortest-path tree over
  * the switches (endpoints never forward), where a hop costs what the helper says its cable
  * costs (its delay plus the serialisation of one full packet); every switch gets all
- * equal-cost next hops (ECMP or adaptive routing choose among them), every endpoint its
- * equal-cost ports, cheapest first.
+ * equal-cost next hops (ECMP or adaptive routing choose among them), every endpoint its ports
+ * on a shortest path.
  *
  * Endpoint ids follow the order of endpoints unless SetPlacement gives another: placement[i]
  * is the endpoint that gets id i, the remaining endpoints take the ids after those, in order.
