@@ -55,8 +55,7 @@ void
 EthernetFabricHelper::InstallEndpoint(uint32_t endpoint, uint32_t id, Ptr<Node> /* node */)
 {
     NS_LOG_FUNCTION(this << endpoint << id);
-    m_devices.emplace_back();
-    m_ids.push_back(id);
+    m_devices.emplace_back(); // its device comes with its cable
 }
 
 void
@@ -137,7 +136,7 @@ EthernetFabricHelper::InstallDone()
     for (uint32_t e = 0; e < m_devices.size(); ++e)
     {
         NS_ABORT_MSG_UNLESS(m_devices[e], "EthernetFabricHelper: endpoint " << e << " has no cable");
-        byId[m_ids[e]] = m_devices[e];
+        byId[IdOf(e)] = m_devices[e];
     }
     for (const Ptr<EthernetNetDevice>& device : byId)
     {

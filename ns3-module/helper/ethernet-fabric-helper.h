@@ -84,7 +84,6 @@ class EthernetFabricHelper : public FabricGraph, public TcpStarHelperBase
     ObjectFactory m_switchFactory;  //!< EthernetSwitch
     ObjectFactory m_queueFactory;   //!< Endpoint devices' queues
     std::vector<Ptr<EthernetNetDevice>> m_devices;  //!< Endpoint devices, by endpoint index
-    std::vector<uint32_t> m_ids;                    //!< Endpoint ids, by endpoint index
     std::vector<Ptr<EthernetSwitch>> m_switches;    //!< By switch index
     std::vector<Ipv4Address> m_addresses;           //!< By endpoint id
     ApplicationContainer m_transports;              //!< By endpoint id
