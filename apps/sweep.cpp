@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -115,7 +116,7 @@ class StopSignals {
 SweepSpec load_sweep_spec(const std::string& path) {
   const nlohmann::json doc = parse_json_text(read_text(path), path);
   const Checker check(path);
-  check.object(doc, "", {"scenario", "grid", "seeds", "out"});
+  check.object(doc, "", {"scenario", "grid", "points", "seeds", "out"});
   SweepSpec spec;
   spec.source = path;
 
@@ -126,22 +127,55 @@ SweepSpec load_sweep_spec(const std::string& path) {
   spec.scenario = beside_scenario(path, scenario.get<std::string>());
   if (!fs::is_regular_file(spec.scenario)) check.fail("/scenario", "no such file: " + spec.scenario);
 
-  const nlohmann::json& grid = check.require(doc, "", "grid", "an object of JSON pointers and their values");
-  if (!grid.is_object() || grid.empty()) {
-    check.fail_found("/grid", "an object of JSON pointers and their values, not empty", grid);
+  const nlohmann::json* grid = Checker::find(doc, "grid");
+  const nlohmann::json* listed = Checker::find(doc, "points");
+  if ((grid == nullptr) == (listed == nullptr)) {
+    check.fail(grid ? "/points" : "", grid ? "give the points as a grid or as a list, not both"
+                                            : "missing key: a grid of values (\"grid\") or a "
+                                              "list of points (\"points\")");
   }
-  for (const auto& [pointer, values] : grid.items()) {
-    const std::string at = child("/grid", pointer);
+  const auto check_pointer = [&](const std::string& pointer, const std::string& at) {
     if (pointer.empty() || pointer[0] != '/') {
-      check.fail(at, "a key of the grid is a JSON pointer into the scenario, starting with '/'");
+      check.fail(at, "a key here is a JSON pointer into the scenario, starting with '/'");
     }
-    if (!values.is_array() || values.empty()) check.fail_found(at, "a non-empty array of values", values);
-    spec.grid.emplace_back(pointer, std::vector<nlohmann::json>(values.begin(), values.end()));
+  };
+  if (grid != nullptr) {
+    if (!grid->is_object() || grid->empty()) {
+      check.fail_found("/grid", "an object of JSON pointers and their values, not empty", *grid);
+    }
+    for (const auto& [pointer, values] : grid->items()) {
+      const std::string at = child("/grid", pointer);
+      check_pointer(pointer, at);
+      if (!values.is_array() || values.empty()) check.fail_found(at, "a non-empty array of values", values);
+      spec.grid.emplace_back(pointer, std::vector<nlohmann::json>(values.begin(), values.end()));
+    }
+  } else {
+    if (!listed->is_array() || listed->empty()) check.fail_found("/points", "a non-empty array of points", *listed);
+    for (size_t i = 0; i < listed->size(); ++i) {
+      const std::string at = "/points/" + std::to_string(i);
+      const nlohmann::json& point = (*listed)[i];
+      check.object(point, at, {"name", "set"});
+      SweepSpec::Listed entry;
+      entry.name = check.string(check.require(point, at, "name", "the point's name"), at + "/name");
+      for (const char c : entry.name) {
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '+' && c != '-') {
+          check.fail(at + "/name", "a point's name is a plain folder name: letters, digits, '.', '+' and '-'");
+        }
+      }
+      const nlohmann::json& set = check.require(point, at, "set", "an object of JSON pointers and values");
+      if (!set.is_object() || set.empty()) check.fail_found(at + "/set", "an object of JSON pointers and values", set);
+      for (const auto& [pointer, value] : set.items()) {
+        check_pointer(pointer, child(at + "/set", pointer));
+        if (pointer == "/seed" && doc.contains("seeds")) check.fail(child(at + "/set", pointer), "the spec gives seeds already");
+        entry.values.emplace_back(pointer, value);
+      }
+      spec.listed.push_back(std::move(entry));
+    }
   }
 
   if (const nlohmann::json* seeds = Checker::find(doc, "seeds")) {
     if (!seeds->is_array() || seeds->empty()) check.fail_found("/seeds", "a non-empty array of seeds", *seeds);
-    if (grid.contains("/seed")) check.fail("/seeds", "the grid sweeps /seed already");
+    if (grid != nullptr && grid->contains("/seed")) check.fail("/seeds", "the grid sweeps /seed already");
     for (size_t i = 0; i < seeds->size(); ++i) {
       const nlohmann::json& seed = (*seeds)[i];
       if (!seed.is_number_unsigned()) {
@@ -164,18 +198,43 @@ std::vector<std::string> SweepPoint::overrides() const {
   return assignments;
 }
 
+namespace {
+
+std::string point_number(size_t index) {
+  char number[16];
+  std::snprintf(number, sizeof number, "%04zu", index + 1);
+  return number;
+}
+
+}  // namespace
+
 std::vector<SweepPoint> sweep_points(const SweepSpec& spec) {
+  std::vector<SweepPoint> points;
+  if (!spec.listed.empty()) {
+    const std::vector<int64_t> seeds = spec.seeds.empty() ? std::vector<int64_t>{-1} : spec.seeds;
+    for (const SweepSpec::Listed& entry : spec.listed) {
+      for (int64_t seed : seeds) {
+        SweepPoint point;
+        point.number = int(points.size()) + 1;
+        point.name = point_number(points.size()) + "_" + entry.name;
+        point.values = entry.values;
+        if (seed >= 0) {
+          point.values.emplace_back("/seed", seed);
+          point.name += "_" + name_part("seed", seed);
+        }
+        points.push_back(std::move(point));
+      }
+    }
+    return points;
+  }
   std::vector<std::pair<std::string, std::vector<nlohmann::json>>> axes = spec.grid;
   if (!spec.seeds.empty()) axes.emplace_back("/seed", std::vector<nlohmann::json>(spec.seeds.begin(), spec.seeds.end()));
   size_t count = 1;
   for (const auto& axis : axes) count *= axis.second.size();
-  std::vector<SweepPoint> points;
   for (size_t index = 0; index < count; ++index) {
     SweepPoint point;
     point.number = int(index) + 1;
-    char number[16];
-    std::snprintf(number, sizeof number, "%04zu", index + 1);
-    point.name = number;
+    point.name = point_number(index);
     // The last axis varies fastest: index in mixed radix, last digit first.
     std::vector<size_t> digit(axes.size());
     for (size_t a = axes.size(), rest = index; a-- > 0;) {
@@ -190,6 +249,17 @@ std::vector<SweepPoint> sweep_points(const SweepSpec& spec) {
     points.push_back(std::move(point));
   }
   return points;
+}
+
+std::vector<std::string> swept_pointers(const SweepSpec& spec) {
+  std::vector<std::string> pointers;
+  for (const auto& axis : spec.grid) pointers.push_back(axis.first);
+  for (const SweepSpec::Listed& entry : spec.listed) {
+    for (const auto& value : entry.values) {
+      if (std::find(pointers.begin(), pointers.end(), value.first) == pointers.end()) pointers.push_back(value.first);
+    }
+  }
+  return pointers;
 }
 
 std::string sweep_folder(const SweepSpec& spec) {
@@ -297,31 +367,34 @@ std::pair<std::string, std::string> write_sweep_jobs(const std::string& binary, 
   return {jobs_path, slurm_path};
 }
 
-int run_sweep_points(const std::string& binary, const SweepSpec& spec, int jobs, bool quiet) {
+int run_sweep_points(const std::string& binary, const SweepSpec& spec, const SweepRunOptions& options) {
   const std::vector<SweepPoint> points = sweep_points(spec);
   std::vector<const SweepPoint*> todo;
   for (const SweepPoint& point : points) {
     if (!read_point_outcome(spec, point).recorded) todo.push_back(&point);
   }
+  const bool quiet = options.quiet || bool(options.on_end);
   if (!quiet) {
     std::cerr << "uniference: sweep of " << points.size() << " points, " << points.size() - todo.size()
-              << " already recorded, " << todo.size() << " to run, " << jobs << " at a time\n";
+              << " already recorded, " << todo.size() << " to run, " << options.jobs << " at a time\n";
   }
+  const auto past_deadline = [&] { return options.deadline && std::chrono::steady_clock::now() >= *options.deadline; };
   // Points that end well advance the progress line; failures are printed as lines that stay.
   ProgressLine line(quiet);
   std::map<pid_t, const SweepPoint*> running;
   size_t next = 0;
   int done = 0;
   const StopSignals signals;
-  while (next < todo.size() || !running.empty()) {
-    if (stop_requested) {
+  while ((next < todo.size() && !past_deadline()) || !running.empty()) {
+    if (stop_requested || past_deadline()) {
       // Points stopped half way leave no record (point.json is written last, whole), so a
       // resumed sweep runs exactly them and those never started.
       for (const auto& [child, point] : running) ::kill(child, SIGTERM);
       for (const auto& [child, point] : running) ::waitpid(child, nullptr, 0);
-      throw SweepStopped(done);
+      if (stop_requested) throw SweepStopped(done);
+      break;
     }
-    while (next < todo.size() && int(running.size()) < jobs) {
+    while (next < todo.size() && int(running.size()) < options.jobs) {
       const SweepPoint* point = todo[next++];
       std::vector<std::string> words = point_command(binary, spec, *point);
       std::vector<char*> argv;
@@ -339,7 +412,12 @@ int run_sweep_points(const std::string& binary, const SweepSpec& spec, int jobs,
       running[child] = point;
     }
     int status = 0;
-    const pid_t child = ::waitpid(-1, &status, 0);
+    // With a deadline, look every 20 ms rather than block until a point ends.
+    const pid_t child = ::waitpid(-1, &status, options.deadline ? WNOHANG : 0);
+    if (child == 0) {
+      ::usleep(20000);
+      continue;
+    }
     if (child < 0) {
       if (errno == EINTR) continue;
       throw std::runtime_error(std::string("lost track of the points' processes: ") + std::strerror(errno));
@@ -349,6 +427,7 @@ int run_sweep_points(const std::string& binary, const SweepSpec& spec, int jobs,
     const SweepPoint& point = *it->second;
     running.erase(it);
     ++done;
+    if (options.on_end) options.on_end(point, read_point_outcome(spec, point));
     if (quiet) continue;
     const PointOutcome o = read_point_outcome(spec, point);
     const std::string head = "[" + std::to_string(done) + "/" + std::to_string(todo.size()) + "] " + point.name + ": ";
@@ -368,15 +447,19 @@ int run_sweep_points(const std::string& binary, const SweepSpec& spec, int jobs,
 }
 
 std::string write_sweep_csv(const SweepSpec& spec) {
+  const std::vector<std::string> pointers = swept_pointers(spec);
   std::string csv = "point";
-  for (const auto& axis : spec.grid) csv += "," + csv_field(axis.first);
+  for (const std::string& pointer : pointers) csv += "," + csv_field(pointer);
   csv += ",seed,exit_code,ttft_ns,tpot_ns,total_ns,wall_s,message\n";
   for (const SweepPoint& point : sweep_points(spec)) {
     const PointOutcome o = read_point_outcome(spec, point);
     csv += csv_field(point.name);
-    for (size_t a = 0; a < spec.grid.size(); ++a) {
-      const nlohmann::json& value = point.values[a].second;
-      csv += "," + csv_field(value.is_string() ? value.get<std::string>() : value.dump());
+    for (const std::string& pointer : pointers) {
+      const auto it = std::find_if(point.values.begin(), point.values.end(),
+                                   [&](const auto& value) { return value.first == pointer; });
+      csv += ",";
+      if (it == point.values.end()) continue;  // a listed point that leaves it as the base has it
+      csv += csv_field(it->second.is_string() ? it->second.get<std::string>() : it->second.dump());
     }
     char figures[160];
     std::snprintf(figures, sizeof figures, "%lld,%.3f,%lld,%.3f", static_cast<long long>(o.ttft_ns), o.tpot_ns,

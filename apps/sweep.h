@@ -10,9 +10,15 @@
 //    "grid": {"/parallel/tp": [1, 2], "/network/link/rate": ["10Gbps", "100Gbps"]},
 //    "seeds": [1, 2],                                  optional: /seed of each point
 //    "out": "out/my-sweep"}                            optional; default out/<spec's stem>
+// or, instead of "grid", a list of points, each its own assignments (the planner writes these):
+//    "points": [{"name": "tp-4", "set": {"/parallel": {"strategy": "tp", "tp": 4}}}, ...]
 #pragma once
 
 #include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <functional>
+#include <optional>
 
 #include <stdexcept>
 #include <string>
@@ -27,6 +33,12 @@ struct SweepSpec {
   // Pointer and its values, pointers in alphabetical order (a JSON object's keys carry no
   // order here); every point takes one value of each.
   std::vector<std::pair<std::string, std::vector<nlohmann::json>>> grid;
+  // Or listed points (grid empty): each one's name and its assignments, in the spec's order.
+  struct Listed {
+    std::string name;
+    std::vector<std::pair<std::string, nlohmann::json>> values;
+  };
+  std::vector<Listed> listed;
   std::vector<int64_t> seeds;  // empty: each point keeps the base scenario's seed
   std::string out;             // the sweep's folder; empty: out/<spec's stem>
 };
@@ -44,7 +56,8 @@ struct SweepPoint {
   std::vector<std::string> overrides() const;
 };
 
-// Every point, the grid's last pointer varying fastest and the seed faster still.
+// Every point, the grid's last pointer varying fastest and the seed faster still; or every
+// listed point, each with every seed.
 std::vector<SweepPoint> sweep_points(const SweepSpec& spec);
 
 // What a point's run left: its record, point.json in its folder, written last and whole.
@@ -85,10 +98,25 @@ class SweepStopped : public std::runtime_error {
                            " points; run it again to resume") {}
 };
 
-// Runs every point not yet recorded, `jobs` processes at a time (each runs point_command),
-// printing a line per point as it ends unless quiet. Returns how many it ran. SIGINT or
-// SIGTERM stops the points running and throws SweepStopped.
-int run_sweep_points(const std::string& binary, const SweepSpec& spec, int jobs, bool quiet);
+struct SweepRunOptions {
+  int jobs = 1;  // processes at a time
+  bool quiet = false;
+  // Called as each point ends, with its record (recorded = false: it left none); when given,
+  // the caller shows progress and the runner prints nothing per point.
+  std::function<void(const SweepPoint&, const PointOutcome&)> on_end;
+  // No point starts after it, and the points still running then are stopped (leaving no
+  // record, so they run when the sweep is resumed).
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+};
+
+// Runs every point not yet recorded, `options.jobs` processes at a time (each runs
+// point_command), printing a line per point as it ends unless quiet. Returns how many ended.
+// SIGINT or SIGTERM stops the points running and throws SweepStopped.
+int run_sweep_points(const std::string& binary, const SweepSpec& spec, const SweepRunOptions& options);
+
+// The pointers a sweep sets, one column each in sweep.csv: the grid's, or every pointer the
+// listed points set, in the order they first appear.
+std::vector<std::string> swept_pointers(const SweepSpec& spec);
 
 // Writes sweep.csv from the points' records: one row a point, one column per swept pointer,
 // then seed, exit_code, ttft_ns, tpot_ns, total_ns, wall_s and message. A point not recorded

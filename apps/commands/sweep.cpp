@@ -63,7 +63,10 @@ int sweep(const std::vector<std::string>& args, const char* argv0) {
       std::cout << jobs_path << "\n" << slurm_path << "\n";
       return 0;
     }
-    run_sweep_points(binary, spec, jobs, quiet);
+    SweepRunOptions run;
+    run.jobs = jobs;
+    run.quiet = quiet;
+    run_sweep_points(binary, spec, run);
     const std::string csv = write_sweep_csv(spec);
     int unrecorded = 0;
     for (const SweepPoint& p : points) unrecorded += read_point_outcome(spec, p).recorded ? 0 : 1;
