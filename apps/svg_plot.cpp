@@ -293,4 +293,42 @@ std::string time_plot(const std::string& title, const std::vector<TimeLine>& lin
   return out + legend(height - 10, entries) + "</svg>";
 }
 
+std::string scatter_plot(const std::string& title, const std::vector<ScatterPoint>& points,
+                         const std::vector<std::pair<double, double>>& front, const std::string& x_unit,
+                         const std::string& y_unit,
+                         const std::vector<std::pair<std::string, std::string>>& legend_entries) {
+  constexpr double kPlotHeight = 260;
+  const double left = 64;
+  const double right = kWidth - kRight;
+  const double bottom = kTop + kPlotHeight;
+  const double height = bottom + kAxisBand + kLegendRow + 8;
+  double largest_x = 0, largest_y = 0;
+  for (const ScatterPoint& p : points) {
+    largest_x = std::max(largest_x, p.x);
+    largest_y = std::max(largest_y, p.y);
+  }
+  const double span = axis_end(largest_x), top_value = axis_end(largest_y);
+  const auto x_of = [&](double v) { return left + (right - left) * std::clamp(v, 0.0, span) / span; };
+  const auto y_of = [&](double v) { return bottom - kPlotHeight * std::clamp(v, 0.0, top_value) / top_value; };
+  std::string out = open_svg(height, title) + x_axis(left, right, bottom, kTop, span, x_unit) +
+                    line(left, kTop, left, bottom, "#333");
+  const double step = axis_step(top_value, 5);
+  for (double tick = 0; tick <= top_value * (1 + 1e-9); tick += step) {
+    out += line(left - 4, y_of(tick), left, y_of(tick), "#333") + text_at(left - 7, y_of(tick) + 4, "end", number(tick));
+  }
+  out += text_at(left - 7, kTop - 6, "end", y_unit);
+  if (front.size() > 1) {
+    std::string joined;
+    for (const auto& [x, y] : front) joined += (joined.empty() ? "" : " ") + coordinate(x_of(x)) + "," + coordinate(y_of(y));
+    out += "<polyline fill=\"none\" stroke=\"#555\" stroke-dasharray=\"4 3\" points=\"" + joined + "\"/>";
+  }
+  for (const ScatterPoint& p : points) {
+    out += "<circle cx=\"" + coordinate(x_of(p.x)) + "\" cy=\"" + coordinate(y_of(p.y)) + "\" r=\"" +
+           (p.labelled ? "5" : "3.5") + "\" fill=\"" + p.colour + "\"><title>" + escape_markup(p.name) +
+           "</title></circle>";
+    if (p.labelled) out += text_at(x_of(p.x) + 7, y_of(p.y) - 6, "start", p.name);
+  }
+  return out + legend(height - 10, legend_entries) + "</svg>";
+}
+
 }  // namespace uniference

@@ -59,6 +59,20 @@ std::string time_plot(const std::string& title, const std::vector<TimeLine>& lin
                       const std::vector<std::pair<double, double>>& shaded = {},
                       const std::string& shaded_name = "");
 
+// Points of two quantities (a plan's throughput and latency): each a dot of its colour, with
+// its name in a tooltip and, when `labelled`, beside it; `front` (x, y) points are joined by a
+// dashed line (a Pareto front). `legend` names the colours.
+struct ScatterPoint {
+  double x = 0, y = 0;
+  std::string name;
+  std::string colour;
+  bool labelled = false;
+};
+std::string scatter_plot(const std::string& title, const std::vector<ScatterPoint>& points,
+                         const std::vector<std::pair<double, double>>& front, const std::string& x_unit,
+                         const std::string& y_unit,
+                         const std::vector<std::pair<std::string, std::string>>& legend_entries);
+
 // Text safe inside HTML and SVG elements and attribute values.
 std::string escape_markup(const std::string& text);
 

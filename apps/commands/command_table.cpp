@@ -19,6 +19,7 @@ Command profile_device_command();
 Command profile_command();
 Command launch_command();
 Command sweep_command();
+Command plan_command();
 Command report_command();
 
 namespace {
@@ -93,7 +94,8 @@ const std::vector<Command>& commands() {
       run_command(),       validate_command(),        reference_command(),
       colltest_command(),  crosscheck_command(),      compare_command(),
       profile_network_command(), profile_device_command(), profile_command(),
-      launch_command(),    sweep_command(),           report_command(),
+      launch_command(),    sweep_command(),           plan_command(),
+      report_command(),
   };
   return table;
 }
