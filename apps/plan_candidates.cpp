@@ -72,12 +72,11 @@ std::vector<ParallelDegrees> layouts(const std::string& strategy, const Candidat
   return out;
 }
 
-// A pipeline's stage splits: the even one (no stages key), and for two stages every other
-// split up to 16 layers, or eight spread over the layers beyond: two unlike devices (an edge
-// and a cloud) want the layers where the time is least.
-std::vector<std::vector<int64_t>> stage_splits(int pp, int64_t layers) {
+// A pipeline's stage splits: the even one (no stages key), and with `uneven` for two stages
+// every other split up to 16 layers, or eight spread over the layers beyond.
+std::vector<std::vector<int64_t>> stage_splits(int pp, int64_t layers, bool uneven) {
   std::vector<std::vector<int64_t>> splits = {{}};
-  if (pp != 2 || layers < 3) return splits;
+  if (!uneven || pp != 2 || layers < 3) return splits;
   const int64_t even = (layers + 1) / 2;
   const int64_t step = layers <= 16 ? 1 : std::max<int64_t>(1, layers / 8);
   for (int64_t first = 1; first < layers; first += step) {
@@ -142,7 +141,7 @@ std::vector<PlanCandidate> enumerate_candidates(const CandidateSpace& space) {
       for (int dp : degree_choices(space.devices / model_ranks)) {
         if (space.exact_devices && model_ranks * dp != space.devices) continue;
         const bool pipeline = layout.pp > 1;
-        for (const std::vector<int64_t>& stages : stage_splits(layout.pp, space.layers)) {
+        for (const std::vector<int64_t>& stages : stage_splits(layout.pp, space.layers, space.uneven_splits)) {
           for (int micro : pipeline ? space.micro_batches : std::vector<int>{1}) {
             ParallelDegrees d = layout;
             d.dp = dp;

@@ -39,6 +39,9 @@ struct CandidateSpace {
   std::vector<std::string> presets;     // {""}: the base's only
   std::vector<std::string> placements;  // {""}: no choice (a star, a link)
   std::vector<int> micro_batches = {1};
+  // Whether two-stage pipelines try uneven splits: only unlike devices (an edge and a cloud)
+  // finish sooner with one; alike ones, one after the other, take the same time either way.
+  bool uneven_splits = false;
   // Fabrics: endpoints and endpoints per first-tier switch (what "spread" spreads over).
   uint32_t endpoints = 0, group = 0;
 };

@@ -239,7 +239,7 @@ void write_plan_outputs(const PlanSpec& spec, const PlanResult& result) {
       "</pre>\n</body></html>\n";
   write_file_atomically((dir / "plan.html").string(), html);
 
-  if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) return;
+  if (points.empty() || std::system("command -v gnuplot > /dev/null 2>&1") != 0) return;
   const std::string data = (dir / ".plan-plot.dat").string(), script = (dir / ".plan-plot.gp").string();
   {
     std::ofstream out(data);

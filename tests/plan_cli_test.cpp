@@ -67,8 +67,9 @@ TEST_F(PlanCli, TheWinnerBeatsOrEqualsTheDefaultAndDeploysAsPlanned) {
   EXPECT_NE(result.output.find("Deploy it: uniference launch -n "), std::string::npos) << result.output;
 
   const auto rows = read_plan_csv(dir_ / "out" / "plan.csv");
-  // The default tp2; pp2 with each of the five splits of six layers; dp1 and dp2.
-  EXPECT_EQ(rows.size(), 8u);
+  // The default tp2; pp2 split evenly (alike devices finish no sooner split otherwise); dp1
+  // and dp2.
+  EXPECT_EQ(rows.size(), 4u);
   ASSERT_EQ(rows.count("default-tp2"), 1u);
   std::string winner;
   for (const auto& [name, row] : rows) {

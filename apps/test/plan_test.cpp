@@ -82,9 +82,12 @@ TEST(PlanCandidates, EnumeratesEveryLayoutOnceDefaultFirst) {
   space.strategies = {"tp", "pp", "dp"};
   space.presets = {""};
   space.placements = {""};
-  const std::vector<PlanCandidate> all = enumerate_candidates(space);
   // Counted by hand: the default tp4; tp2, tp2-dp2, tp3; pp2 with dp 1 or 2, each with the
-  // even split (3 + 3) and the four others of six layers (5 x 2), pp3, pp4; dp1 to dp4.
+  // even split (3 + 3) and, for unlike devices, the four others of six layers (5 x 2); pp3,
+  // pp4; dp1 to dp4.
+  EXPECT_EQ(enumerate_candidates(space).size(), 1u + 3 + 2 + 2 + 4);
+  space.uneven_splits = true;
+  const std::vector<PlanCandidate> all = enumerate_candidates(space);
   EXPECT_EQ(all.size(), 1u + 3 + 10 + 2 + 4);
   ASSERT_FALSE(all.empty());
   EXPECT_TRUE(all[0].is_default);

@@ -10,6 +10,7 @@
 # (default: ../results):
 #   e2e-<RATE>.csv      scenario,set,metric,seconds: ttft, tpot and total of every case, the
 #                       median of the repeats; the scenario path is relative to the CSV
+#   e2e-<RATE>-runs.csv  scenario,set,metric,run,seconds: every repeat, for the spread
 #   e2e-<RATE>.log      the runs' console output
 #   sched-delays-<RATE>.txt  with SCHED=1: one deployment of every case, before the timed
 #                       ones, under `perf sched record`, and how long the ranks' threads waited
@@ -45,6 +46,16 @@ MASTER=198.18.0.1
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 
 namespaces() { local n=$1 i list=(); for (( i = 0; i < n; i++ )); do list+=("uf-tb$i"); done; (IFS=,; echo "${list[*]}"); }
+
+# One figure of results.json, in seconds, a line per folder: "RUN,SECONDS".
+each_seconds() { # KEY DIR...
+    python3 - "$@" <<'PY'
+import json, sys
+key, dirs = sys.argv[1], sys.argv[2:]
+for i, d in enumerate(dirs):
+    print("%d,%.9g" % (i, json.load(open(d + "/results.json"))[key] * 1e-9))
+PY
+}
 
 # The median over runs of one figure of results.json, in seconds.
 median_seconds() { # KEY DIR...
@@ -92,6 +103,7 @@ inner() {
             sim_set="/devices/wake_latency=$RESULTS/wake-latency-$rate.json;/devices/handling_latency=$RESULTS/handling-latency-$rate.json"
     fi
     echo "scenario,set,metric,seconds" > "$csv.tmp"
+    echo "scenario,set,metric,run,seconds" > "$csv.runs.tmp"
     echo "scenario,set,metric,seconds" > "$simulated.tmp"
     for case in $CASES; do
         local strategy=${case%%:*} sets dirs=() sims=() r args=() sim_args=()
@@ -110,11 +122,13 @@ inner() {
         done
         for metric in ttft tpot total; do
             echo "$scenario,$sets,$metric,$(median_seconds "${metric}_ns" "${dirs[@]}")" >> "$csv.tmp"
+            each_seconds "${metric}_ns" "${dirs[@]}" | sed "s|^|$scenario,$sets,$metric,|" >> "$csv.runs.tmp"
             (( ${#sims[@]} == 0 )) ||
                 echo "$scenario,$sets,$metric,$(median_seconds "${metric}_ns" "${sims[@]}")" >> "$simulated.tmp"
         done
     done
     mv "$csv.tmp" "$csv"
+    mv "$csv.runs.tmp" "${csv%.csv}-runs.csv"
     if [[ ${SIMULATE:-} == 1 ]]; then mv "$simulated.tmp" "$simulated"; else rm "$simulated.tmp"; fi
     rm -rf "$work"
 }
