@@ -16,7 +16,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <optional>
 #include <sstream>
 
@@ -225,278 +224,309 @@ bool ranks_before(const PlanEntry& a, const PlanFigures& fa, const PlanEntry& b,
   return a.candidate.name < b.candidate.name;
 }
 
-PlanResult run_plan(const PlanSpec& spec, const PlanOptions& options) {
-  const auto started = Clock::now();
-  PlanResult result;
-  result.folder = !options.out.empty() ? options.out
-                  : !spec.out.empty()  ? spec.out
-                                       : (fs::path("out") / "plans" / fs::path(spec.source).stem()).string();
-  fs::create_directories(result.folder);
+namespace {
 
-  const Scenario base = load_scenario(spec.scenario, as_overrides(spec.base_overrides()));
-  const bool serving = base.workload.is_serving();
-  const Assignments common = common_assignments(spec, base);
-
-  CandidateSpace space;
-  space.exact_devices = !base.devices.ranks.empty();
-  space.devices = spec.devices > 0 ? spec.devices : base.parallel.world();
-  // The plan to beat: the base scenario as written, with tensor parallelism over every device.
-  ParallelDegrees default_layout;
-  default_layout.strategy = "tp";
-  default_layout.tp = space.devices;
-  const CheckedBase first_fit = checked_base(spec, space.devices);
-  const CheckedCompute& base_compute = first_fit.compute;
-  if (space.exact_devices && spec.devices > 0 && spec.devices != int(base.devices.ranks.size())) {
-    throw ScenarioError(spec.source, "/devices/count",
-                        "the base scenario lists " + std::to_string(base.devices.ranks.size()) +
-                            " devices one by one (/devices/ranks); plan over those, or give the base one profile");
+// One search: the spec, the base scenario every candidate starts from, and what it found.
+class Planner {
+ public:
+  Planner(const PlanSpec& spec, const PlanOptions& options)
+      : spec_(spec),
+        options_(options),
+        started_(Clock::now()),
+        base_(load_scenario(spec.scenario, as_overrides(spec.base_overrides()))),
+        serving_(base_.workload.is_serving()),
+        common_(common_assignments(spec, base_)),
+        progress_(options.quiet) {
+    result_.folder = !options.out.empty() ? options.out
+                     : !spec.out.empty()  ? spec.out
+                                          : (fs::path("out") / "plans" / fs::path(spec.source).stem()).string();
+    fs::create_directories(result_.folder);
   }
-  space.layers = base_compute.model.n_layers;
-  space.moe = base_compute.model.is_moe();
-  space.strategies = spec.strategies.empty() ? strategies().names() : spec.strategies;
-  for (size_t i = 0; i < space.strategies.size(); ++i) {
-    if (strategies().find(space.strategies[i]) == nullptr) {
-      throw ScenarioError(spec.source, "/search/strategies/" + std::to_string(i),
-                          "no strategy \"" + space.strategies[i] + "\"");
+
+  PlanResult run() {
+    enumerate();
+    prune();
+    if (options_.dry_run) {
+      write_plan_outputs(spec_, result_);
+      return result_;
     }
+    const Assignments estimate = estimate_settings();
+    if (!options_.quiet) {
+      std::cerr << "uniference: plan of " << result_.entries.size() << " candidates on " << space_.devices
+                << " devices, " << pruned_ << " pruned before simulation; estimating the rest at the "
+                << result_.estimate_level << " level\n";
+    }
+    std::vector<size_t> to_estimate;
+    for (size_t i = 0; i < result_.entries.size(); ++i) {
+      if (result_.entries[i].pruned.empty()) to_estimate.push_back(i);
+    }
+    // A budget keeps a quarter of itself for the check.
+    run_stage("estimate", to_estimate, estimate, &PlanEntry::estimate, 0.75);
+    const std::vector<size_t> to_check = best_estimates();
+    run_stage("check", to_check, {{"/outputs", {{"trace", false}, {"results", true}}}}, &PlanEntry::packet, 1.0);
+    progress_.clear();
+    choose_winner(to_check);
+    write_plan_outputs(spec_, result_);
+    return result_;
   }
-  space.presets = spec.presets.empty() ? std::vector<std::string>{""} : spec.presets;
-  space.micro_batches = spec.micro_batches.empty() ? std::vector<int>{1} : spec.micro_batches;
-  space.uneven_splits = space.exact_devices;
 
-  // Placement matters on a fabric of switch groups; elsewhere every endpoint is alike.
-  {
+ private:
+  // The candidates, the default plan first: the base scenario as written, with tensor
+  // parallelism over every device.
+  void enumerate() {
+    space_.exact_devices = !base_.devices.ranks.empty();
+    space_.devices = spec_.devices > 0 ? spec_.devices : base_.parallel.world();
+    if (space_.exact_devices && spec_.devices > 0 && spec_.devices != int(base_.devices.ranks.size())) {
+      throw ScenarioError(spec_.source, "/devices/count",
+                          "the base scenario lists " + std::to_string(base_.devices.ranks.size()) +
+                              " devices one by one (/devices/ranks); plan over those, or give the base one profile");
+    }
+    const CheckedBase first_fit = checked_base(spec_, space_.devices);
+    space_.layers = first_fit.compute.model.n_layers;
+    space_.moe = first_fit.compute.model.is_moe();
+    space_.strategies = spec_.strategies.empty() ? strategies().names() : spec_.strategies;
+    for (size_t i = 0; i < space_.strategies.size(); ++i) {
+      if (strategies().find(space_.strategies[i]) == nullptr) {
+        throw ScenarioError(spec_.source, "/search/strategies/" + std::to_string(i),
+                            "no strategy \"" + space_.strategies[i] + "\"");
+      }
+    }
+    space_.presets = spec_.presets.empty() ? std::vector<std::string>{""} : spec_.presets;
+    space_.micro_batches = spec_.micro_batches.empty() ? std::vector<int>{1} : spec_.micro_batches;
+    space_.uneven_splits = space_.exact_devices;
+    // Placement matters on a fabric of switch groups; elsewhere every endpoint is alike.
     Scenario probe = first_fit.scenario;
     if (!probe.network.placement.packed && int(probe.network.placement.endpoint.size()) != probe.parallel.world()) {
       probe.network.placement.packed = true;
       probe.network.placement.endpoint.clear();
     }
-    const TopologyShape shape = topology_shape(check_scenario(probe).network, uint32_t(space.devices));
-    space.endpoints = shape.endpoints;
-    space.group = shape.group;
-  }
-  space.placements = space.group == 0 ? std::vector<std::string>{""}
-                     : spec.placements.empty() ? std::vector<std::string>{"packed", "spread"}
-                                               : spec.placements;
+    const TopologyShape shape = topology_shape(check_scenario(probe).network, uint32_t(space_.devices));
+    space_.endpoints = shape.endpoints;
+    space_.group = shape.group;
+    space_.placements = space_.group == 0            ? std::vector<std::string>{""}
+                        : spec_.placements.empty() ? std::vector<std::string>{"packed", "spread"}
+                                                   : spec_.placements;
 
-  PlanEntry default_entry;
-  default_entry.candidate.name = "default-tp" + std::to_string(space.devices);
-  default_entry.candidate.parallel = default_layout;
-  default_entry.candidate.is_default = true;
-  if (!base.network.placement.packed && int(base.network.placement.endpoint.size()) != space.devices) {
-    default_entry.candidate.placement = "packed";
+    PlanEntry default_entry;
+    default_entry.candidate.name = "default-tp" + std::to_string(space_.devices);
+    default_entry.candidate.parallel.strategy = "tp";
+    default_entry.candidate.parallel.tp = space_.devices;
+    default_entry.candidate.is_default = true;
+    if (!base_.network.placement.packed && int(base_.network.placement.endpoint.size()) != space_.devices) {
+      default_entry.candidate.placement = "packed";
+    }
+    result_.entries.push_back(default_entry);
+    result_.default_plan = 0;
+    for (PlanCandidate& c : enumerate_candidates(space_)) {
+      if (c.is_default) continue;  // the default entry stands for it
+      PlanEntry e;
+      e.candidate = std::move(c);
+      result_.entries.push_back(std::move(e));
+    }
   }
-  result.entries.push_back(default_entry);
-  for (PlanCandidate& c : enumerate_candidates(space)) {
-    if (c.is_default) continue;  // the default entry above stands for it
-    PlanEntry e;
-    e.candidate = std::move(c);
-    result.entries.push_back(std::move(e));
-  }
-  result.default_plan = 0;
 
-  // Check each like a scenario, then its memory against its devices'.
-  ProgressLine progress(options.quiet);
-  int pruned = 0;
-  for (PlanEntry& e : result.entries) {
-    try {
-      const Scenario s = load_scenario(spec.scenario, as_overrides(joined(common, e.candidate.assignments())));
-      const CheckedCompute checked = check_compute(s);
-      MemoryEstimateInputs in;
-      in.model = checked.model;
-      in.strategy = checked.degrees.strategy;
-      in.degrees = checked.degrees;
-      in.workload = WorkloadShape{s.workload.batch, s.workload.prompt_tokens, s.workload.new_tokens};
-      if (serving) in.serving = checked.cache;
-      const std::vector<MemoryUse> use = estimate_memory(in);
-      for (size_t r = 0; r < use.size(); ++r) {
-        const uint64_t limit = spec.device_memory > 0 ? spec.device_memory
-                               : r < checked.rank_devices.size() ? uint64_t(checked.rank_devices[r].memory_bytes)
-                                                                  : uint64_t(checked.device.memory_bytes);
-        if (use[r].total() >= e.memory_bytes) {
-          e.memory_bytes = use[r].total();
-          e.memory_limit = limit;
+  // Each candidate checked like a scenario, then its memory against its devices'.
+  void prune() {
+    for (PlanEntry& e : result_.entries) {
+      try {
+        const Scenario s = load_scenario(spec_.scenario, as_overrides(joined(common_, e.candidate.assignments())));
+        const CheckedCompute checked = check_compute(s);
+        MemoryEstimateInputs in;
+        in.model = checked.model;
+        in.strategy = checked.degrees.strategy;
+        in.degrees = checked.degrees;
+        in.workload = WorkloadShape{s.workload.batch, s.workload.prompt_tokens, s.workload.new_tokens};
+        if (serving_) in.serving = checked.cache;
+        const std::vector<MemoryUse> use = estimate_memory(in);
+        for (size_t r = 0; r < use.size(); ++r) {
+          const uint64_t limit = spec_.device_memory > 0 ? spec_.device_memory
+                                 : r < checked.rank_devices.size() ? uint64_t(checked.rank_devices[r].memory_bytes)
+                                                                    : uint64_t(checked.device.memory_bytes);
+          if (use[r].total() >= e.memory_bytes) {
+            e.memory_bytes = use[r].total();
+            e.memory_limit = limit;
+          }
+          if (e.pruned.empty() && limit > 0 && use[r].total() > limit) {
+            e.pruned = "memory: rank " + std::to_string(r) + " needs " + gigabytes(use[r].total()) +
+                       ", its device has " + gigabytes(limit);
+          }
         }
-        if (e.pruned.empty() && limit > 0 && use[r].total() > limit) {
-          e.pruned = "memory: rank " + std::to_string(r) + " needs " + gigabytes(use[r].total()) +
-                     ", its device has " + gigabytes(limit);
-        }
+      } catch (const ScenarioError& error) {
+        e.pruned = "invalid: " + error.pointer() + ": " + error.detail();
+      } catch (const std::invalid_argument& error) {
+        e.pruned = std::string("invalid: ") + error.what();
       }
-    } catch (const ScenarioError& error) {
-      e.pruned = "invalid: " + error.pointer() + ": " + error.detail();
-    } catch (const std::invalid_argument& error) {
-      e.pruned = std::string("invalid: ") + error.what();
+      if (!e.pruned.empty()) ++pruned_;
     }
-    if (!e.pruned.empty()) ++pruned;
   }
 
-  if (options.dry_run) {
-    write_plan_outputs(spec, result);
-    return result;
-  }
-
-  // The fast estimate: the flow level with shape-only compute, where the network and the
-  // compute mode allow them (measured compute needs real tensors to time).
-  Assignments estimate_set = {{"/outputs", {{"trace", false}, {"results", true}, {"link_samples", 0}}}};
-  // Asked of the first candidate that passed the checks, so that only the network and compute
-  // can refuse.
-  const auto first_valid = std::find_if(result.entries.begin(), result.entries.end(),
-                                        [](const PlanEntry& e) { return e.pruned.empty(); });
-  if (first_valid == result.entries.end()) {
-    write_plan_outputs(spec, result);
-    throw ScenarioError(spec.source, "", "no candidate fits the model, workload and memory (plan.csv says why)");
-  }
-  const Assignments probe = joined(common, first_valid->candidate.assignments());
-  const auto refusal = [&](const Assignments& extra) -> std::optional<ScenarioError> {
-    try {
-      check_scenario(load_scenario(spec.scenario, as_overrides(joined(joined(probe, estimate_set), extra))));
-    } catch (const ScenarioError& error) {
-      return error;
+  // The fast estimate's assignments: the flow level with shape-only compute, where the network
+  // and the compute mode allow them (measured compute needs real tensors to time); what it
+  // could not have is said in the table's note.
+  Assignments estimate_settings() {
+    Assignments set = {{"/outputs", {{"trace", false}, {"results", true}, {"link_samples", 0}}}};
+    // Asked of the first candidate that passed the checks, so that only the network and
+    // compute can refuse.
+    const auto first_valid = std::find_if(result_.entries.begin(), result_.entries.end(),
+                                          [](const PlanEntry& e) { return e.pruned.empty(); });
+    if (first_valid == result_.entries.end()) {
+      write_plan_outputs(spec_, result_);
+      throw ScenarioError(spec_.source, "", "no candidate fits the model, workload and memory (plan.csv says why)");
     }
-    return std::nullopt;
-  };
-  if (const auto error = refusal({{"/compute/shapes_only", true}})) {
-    result.estimate_note = "shape-only compute is refused (" + error->pointer() + ": " + error->detail() +
-                           "), so candidates are estimated with the scenario's compute. ";
-  } else {
-    estimate_set.emplace_back("/compute/shapes_only", true);
-  }
-  result.estimate_level = "flow";
-  const Assignments flow = {{"/network/transport/level", "flow"}};
-  const Assignments flow_ecmp = {{"/network/transport/level", "flow"}, {"/network/switch/routing", "ecmp"}};
-  if (const auto error = refusal(flow)) {
-    // Adaptive routing spreads a pair's packets over paths as queues build, which flows do not
-    // model; ECMP's one path per pair is the estimate's nearest, and the check routes adaptively.
-    if (error->pointer() == "/network/switch/routing" && !refusal(flow_ecmp)) {
-      estimate_set = joined(estimate_set, flow_ecmp);
-      result.estimate_note += "The estimate routes by ECMP where the scenario routes adaptively (the flow level "
-                              "follows one path per pair); the check routes as the scenario does. ";
+    const Assignments probe = joined(common_, first_valid->candidate.assignments());
+    const auto refusal = [&](const Assignments& extra) -> std::optional<ScenarioError> {
+      try {
+        check_scenario(load_scenario(spec_.scenario, as_overrides(joined(joined(probe, set), extra))));
+      } catch (const ScenarioError& error) {
+        return error;
+      }
+      return std::nullopt;
+    };
+    std::string& note = result_.estimate_note;
+    if (const auto error = refusal({{"/compute/shapes_only", true}})) {
+      note = "Shape-only compute is refused (" + error->pointer() + ": " + error->detail() +
+             "), so candidates are estimated with the scenario's compute. ";
     } else {
-      result.estimate_level = "packet";
-      result.estimate_note += "The flow level refuses this network (" + error->pointer() + ": " + error->detail() +
-                              "), so every candidate is estimated at packet level. ";
+      set.emplace_back("/compute/shapes_only", true);
     }
-  } else {
-    estimate_set = joined(estimate_set, flow);
-  }
-  if (!serving) {
-    result.estimate_note += "Estimates simulate one data-parallel replica alone (the one dealt the most prompts); "
-                            "contention between replicas shows in the check.";
-  }
-  if (!options.quiet) {
-    std::cerr << "uniference: plan of " << result.entries.size() << " candidates on " << space.devices
-              << " devices, " << pruned << " pruned before simulation; estimating the rest at the "
-              << result.estimate_level << " level"
-              << (result.estimate_level == "packet" ? " (the flow level refuses this network)" : "") << "\n";
+    result_.estimate_level = "flow";
+    const Assignments flow = {{"/network/transport/level", "flow"}};
+    const Assignments flow_ecmp = joined(flow, {{"/network/switch/routing", "ecmp"}});
+    if (const auto error = refusal(flow)) {
+      // Adaptive routing spreads a pair's packets over paths as queues build, which flows do
+      // not; ECMP's one path per pair is the nearest, and the check routes adaptively.
+      if (error->pointer() == "/network/switch/routing" && !refusal(flow_ecmp)) {
+        set = joined(set, flow_ecmp);
+        note += "The estimate routes by ECMP where the scenario routes adaptively (the flow level follows one "
+                "path per pair); the check routes as the scenario does. ";
+      } else {
+        result_.estimate_level = "packet";
+        note += "The flow level refuses this network (" + error->pointer() + ": " + error->detail() +
+                "), so every candidate is estimated at packet level. ";
+      }
+    } else {
+      set = joined(set, flow);
+    }
+    if (!serving_) {
+      note += "Estimates simulate one data-parallel replica alone (the one dealt the most prompts); contention "
+              "between replicas shows in the check.";
+    }
+    return set;
   }
 
-  const auto deadline = [&](double share) -> std::optional<Clock::time_point> {
-    if (options.budget_s <= 0) return std::nullopt;
-    return started + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.budget_s * share));
-  };
-  // Runs one stage over `chosen` entries; fills their figures (estimate or packet).
-  const auto run_stage = [&](const std::string& stage, const std::vector<size_t>& chosen,
-                             const std::function<Assignments(const PlanCandidate&)>& layout, const Assignments& extra,
-                             PlanFigures PlanEntry::*figures, double budget_share) {
+  // A candidate's layout in a stage: the estimate simulates one replica of a batch run.
+  Assignments stage_layout(const PlanCandidate& c, bool estimate) const {
+    return estimate && !serving_ ? one_replica(c, base_.workload.batch) : c.assignments();
+  }
+
+  // Runs one stage over the `chosen` entries as a sweep of listed points in its own folder,
+  // filling their figures of that stage.
+  void run_stage(const std::string& stage, const std::vector<size_t>& chosen, const Assignments& extra,
+                 PlanFigures PlanEntry::*figures, double budget_share) {
+    if (chosen.empty()) return;
+    const bool estimate = figures == &PlanEntry::estimate;
     nlohmann::json points = nlohmann::json::array();
     for (size_t i : chosen) {
       nlohmann::json set = nlohmann::json::object();
-      for (const auto& [pointer, value] : joined(joined(common, layout(result.entries[i].candidate)), extra)) {
+      for (const auto& [pointer, value] : joined(joined(common_, stage_layout(result_.entries[i].candidate, estimate)), extra)) {
         set[pointer] = value;
       }
-      points.push_back({{"name", result.entries[i].candidate.name}, {"set", set}});
+      points.push_back({{"name", result_.entries[i].candidate.name}, {"set", set}});
     }
-    if (chosen.empty()) return;
-    const SweepSpec sweep = stage_sweep((fs::path(result.folder) / stage).string(), spec.scenario, points);
+    const SweepSpec sweep = stage_sweep((fs::path(result_.folder) / stage).string(), spec_.scenario, points);
     const std::vector<SweepPoint> listed = sweep_points(sweep);
     const PlanEntry* best = nullptr;
     size_t done = 0, failed = 0;
     const auto update = [&](size_t i, const SweepPoint& point) {
-      PlanEntry& e = result.entries[i];
-      e.*figures = read_figures(sweep, point, spec, serving);
-      if (figures == &PlanEntry::estimate && !serving && e.candidate.parallel.dp > 1) {
-        // One replica was simulated: the others, dealt as many prompts or one fewer, finish no
-        // later, so the layout's throughput is the batch's share of it.
-        const double dp = e.candidate.parallel.dp, batch = double(base.workload.batch);
+      PlanEntry& e = result_.entries[i];
+      PlanFigures& f = e.*figures;
+      f = read_figures(sweep, point, spec_, serving_);
+      if (estimate && !serving_ && e.candidate.parallel.dp > 1) {
+        // One replica ran: the others, dealt as many prompts or one fewer, finish no later, so
+        // the layout's throughput is the batch's share of it.
+        const double dp = e.candidate.parallel.dp, batch = double(base_.workload.batch);
         const double share = batch / std::ceil(batch / dp);
-        e.estimate.tokens_per_s *= share;
-        e.estimate.goodput_per_s *= share;
+        f.tokens_per_s *= share;
+        f.goodput_per_s *= share;
       }
       ++done;
-      if (!(e.*figures).ran) ++failed;
-      if ((e.*figures).ran && (best == nullptr || ranks_before(e, e.*figures, *best, (*best).*figures, spec.objective))) {
-        best = &e;
-      }
-      progress.step(done, chosen.size(),
-                    stage + ": " + std::to_string(pruned) + " pruned, " + std::to_string(failed) + " failed" +
-                        (best ? ", best so far " + best->candidate.name + " (" +
-                                    figures_text(best->*figures, spec.objective) + ")"
-                              : std::string()));
+      if (!f.ran) ++failed;
+      if (f.ran && (best == nullptr || ranks_before(e, f, *best, (*best).*figures, spec_.objective))) best = &e;
+      progress_.step(done, chosen.size(),
+                     stage + ": " + std::to_string(pruned_) + " pruned, " + std::to_string(failed) + " failed" +
+                         (best ? ", best so far " + best->candidate.name + " (" +
+                                     figures_text(best->*figures, spec_.objective) + ")"
+                               : std::string()));
     };
-    // Points recorded by an earlier, stopped plan count at once.
+    // Points an earlier, stopped plan recorded count at once.
     for (size_t k = 0; k < listed.size(); ++k) {
       if (read_point_outcome(sweep, listed[k]).recorded) update(chosen[k], listed[k]);
     }
     SweepRunOptions run;
-    run.jobs = options.jobs;
+    run.jobs = options_.jobs;
     run.quiet = true;
-    run.deadline = deadline(budget_share);
-    run.on_end = [&](const SweepPoint& point, const PointOutcome&) {
-      update(chosen[size_t(point.number - 1)], point);
-    };
-    run_sweep_points(options.binary, sweep, run);
-    for (size_t k = 0; k < listed.size(); ++k) {
-      if (!read_point_outcome(sweep, listed[k]).recorded) result.budget_reached = true;
+    if (options_.budget_s > 0) {
+      run.deadline = started_ + std::chrono::duration_cast<Clock::duration>(
+                                    std::chrono::duration<double>(options_.budget_s * budget_share));
     }
-  };
-
-  std::vector<size_t> to_estimate;
-  for (size_t i = 0; i < result.entries.size(); ++i) {
-    if (result.entries[i].pruned.empty()) to_estimate.push_back(i);
-  }
-  // A budget keeps a quarter of itself for the packet-level check.
-  const auto estimated_layout = [&](const PlanCandidate& c) {
-    return serving ? c.assignments() : one_replica(c, base.workload.batch);
-  };
-  run_stage("estimate", to_estimate, estimated_layout, estimate_set, &PlanEntry::estimate, 0.75);
-
-  // The best few by the estimate, and the default plan, simulated as the spec's scenario says.
-  std::vector<size_t> ranked;
-  for (size_t i : to_estimate) {
-    if (result.entries[i].estimate.ran) ranked.push_back(i);
-  }
-  std::sort(ranked.begin(), ranked.end(), [&](size_t a, size_t b) {
-    return ranks_before(result.entries[a], result.entries[a].estimate, result.entries[b], result.entries[b].estimate,
-                        spec.objective);
-  });
-  std::vector<size_t> to_check(ranked.begin(), ranked.begin() + std::min<size_t>(ranked.size(), size_t(spec.check)));
-  if (result.entries[0].pruned.empty() && std::find(to_check.begin(), to_check.end(), 0) == to_check.end()) {
-    to_check.push_back(0);
-  }
-  run_stage("check", to_check, [](const PlanCandidate& c) { return c.assignments(); },
-            {{"/outputs", {{"trace", false}, {"results", true}}}}, &PlanEntry::packet, 1.0);
-  progress.clear();
-
-  for (size_t i : to_check) {
-    const PlanEntry& e = result.entries[i];
-    if (!e.packet.ran) continue;
-    if (result.winner < 0 ||
-        ranks_before(e, e.packet, result.entries[size_t(result.winner)], result.entries[size_t(result.winner)].packet,
-                     spec.objective)) {
-      result.winner = int(i);
+    run.on_end = [&](const SweepPoint& point, const PointOutcome&) { update(chosen[size_t(point.number - 1)], point); };
+    run_sweep_points(options_.binary, sweep, run);
+    for (const SweepPoint& point : listed) {
+      if (!read_point_outcome(sweep, point).recorded) result_.budget_reached = true;
     }
   }
-  if (result.winner >= 0) {
-    const PlanEntry& w = result.entries[size_t(result.winner)];
-    result.winner_scenario = (fs::path(result.folder) / "winner.json").string();
-    write_plan_scenario(spec.scenario, joined(common, w.candidate.assignments()),
-                        base.name + "-" + w.candidate.name, result.winner_scenario);
-    const std::string preset = w.candidate.preset.empty() ? base.collective_preset : w.candidate.preset;
-    result.deploy_command = "uniference launch -n " + std::to_string(w.candidate.devices()) + " " +
-                            result.winner_scenario + (preset == "nccl" ? " --backend nccl" : "");
+
+  // The best `check` by the estimate, and the default plan.
+  std::vector<size_t> best_estimates() const {
+    std::vector<size_t> ranked;
+    for (size_t i = 0; i < result_.entries.size(); ++i) {
+      if (result_.entries[i].estimate.ran) ranked.push_back(i);
+    }
+    std::sort(ranked.begin(), ranked.end(), [&](size_t a, size_t b) {
+      return ranks_before(result_.entries[a], result_.entries[a].estimate, result_.entries[b],
+                          result_.entries[b].estimate, spec_.objective);
+    });
+    ranked.resize(std::min<size_t>(ranked.size(), size_t(spec_.check)));
+    if (result_.entries[0].pruned.empty() && std::find(ranked.begin(), ranked.end(), 0) == ranked.end()) {
+      ranked.push_back(0);
+    }
+    return ranked;
   }
-  write_plan_outputs(spec, result);
-  return result;
-}
+
+  // The best of those checked; its scenario written, and the command that deploys it.
+  void choose_winner(const std::vector<size_t>& checked) {
+    for (size_t i : checked) {
+      const PlanEntry& e = result_.entries[i];
+      if (!e.packet.ran) continue;
+      if (result_.winner < 0 || ranks_before(e, e.packet, result_.entries[size_t(result_.winner)],
+                                             result_.entries[size_t(result_.winner)].packet, spec_.objective)) {
+        result_.winner = int(i);
+      }
+    }
+    if (result_.winner < 0) return;
+    const PlanEntry& w = result_.entries[size_t(result_.winner)];
+    result_.winner_scenario = (fs::path(result_.folder) / "winner.json").string();
+    write_plan_scenario(spec_.scenario, joined(common_, w.candidate.assignments()), base_.name + "-" + w.candidate.name,
+                        result_.winner_scenario);
+    const std::string preset = w.candidate.preset.empty() ? base_.collective_preset : w.candidate.preset;
+    result_.deploy_command = "uniference launch -n " + std::to_string(w.candidate.devices()) + " " +
+                             result_.winner_scenario + (preset == "nccl" ? " --backend nccl" : "");
+  }
+
+  const PlanSpec& spec_;
+  const PlanOptions& options_;
+  const Clock::time_point started_;
+  const Scenario base_;  // the spec's base scenario, its sections applied
+  const bool serving_;
+  const Assignments common_;  // what every candidate's scenario shares
+  ProgressLine progress_;
+  CandidateSpace space_;
+  PlanResult result_;
+  int pruned_ = 0;
+};
+
+}  // namespace
+
+PlanResult run_plan(const PlanSpec& spec, const PlanOptions& options) { return Planner(spec, options).run(); }
 
 }  // namespace uniference

@@ -16,10 +16,12 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 UNIFERENCE=${UNIFERENCE:-$ROOT/build/apps/uniference}
-RESULTS=${RESULTS:-$ROOT/validation/results}
+# Relative to the clone, so that what the plan prints names no path of this machine.
+cd "$ROOT"
+RESULTS=${RESULTS:-validation/results}
 export REPEATS=${REPEATS:-5}
 specs=("$@")
-(( ${#specs[@]} )) || specs=("$ROOT/scenarios/plans/testbed-2.json" "$ROOT/scenarios/plans/testbed-4.json")
+(( ${#specs[@]} )) || specs=(scenarios/plans/testbed-2.json scenarios/plans/testbed-4.json)
 
 for spec in "${specs[@]}"; do
     name=$(basename "$spec" .json)
@@ -27,7 +29,8 @@ for spec in "${specs[@]}"; do
     rm -rf "$out"
     mkdir -p "$out"
     "$UNIFERENCE" plan "$spec" -j 1 --out "$out/plan" --quiet | tee "$out/plan.txt"
-    cp "$out/plan/plan.csv" "$out/plan.csv"
+    cp "$out/plan/plan.csv" "$out/"
+    rm -rf "$out/plan"  # each candidate's outputs: plan.csv has their figures
     # The two best plans the check simulated: name, devices, the run-e2e case.
     python3 - "$out/plan.csv" > "$out/cases.txt" <<'PY'
 import csv, sys
