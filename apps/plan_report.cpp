@@ -62,6 +62,9 @@ std::string row(const PlanEntry& e, const PlanFigures& f, const std::string& lev
   return text;
 }
 
+// The plot's colours, one per kind of plan (the SVG's legend and gnuplot's series).
+const std::string kWinner = "#e15759", kDefault = "#f28e2b", kChecked = "#4e79a7", kEstimated = "#bab0ac";
+
 const char* kHeader = "  plan                         devices  memory GB     TTFT ms     TPOT ms     tokens/s    goodput  level\n";
 
 }  // namespace
@@ -212,9 +215,10 @@ void write_plan_outputs(const PlanSpec& spec, const PlanResult& result) {
     const PlanFigures& f = best_figures(e);
     if (!f.ran) continue;
     const bool on_front = std::find(front.begin(), front.end(), i) != front.end();
-    const std::string colour = int(i) == result.winner ? "#e15759" : e.candidate.is_default ? "#f28e2b"
-                               : e.packet.ran             ? "#4e79a7"
-                                                          : "#bab0ac";
+    const std::string colour = int(i) == result.winner   ? kWinner
+                               : e.candidate.is_default ? kDefault
+                               : e.packet.ran           ? kChecked
+                                                        : kEstimated;
     points.push_back({f.tokens_per_s, latency_of(f, spec.objective) / 1e6, e.candidate.name, colour,
                       on_front || int(i) == result.winner || e.candidate.is_default});
   }
@@ -224,8 +228,8 @@ void write_plan_outputs(const PlanSpec& spec, const PlanResult& result) {
   }
   const std::string title = latency + " against throughput, " + std::to_string(points.size()) + " plans";
   const std::string svg = scatter_plot(title, points, front_line, "tokens per second", latency + " (ms)",
-                                       {{"winner", "#e15759"}, {"default plan", "#f28e2b"},
-                                        {"checked at packet level", "#4e79a7"}, {"estimated", "#bab0ac"}});
+                                       {{"winner", kWinner}, {"default plan", kDefault},
+                                        {"checked at packet level", kChecked}, {"estimated", kEstimated}});
   std::string rows;
   for (const std::string& line : {plan_table(spec, result), plan_explanation(spec, result)}) rows += line + "\n";
   const std::string html =
@@ -243,17 +247,21 @@ void write_plan_outputs(const PlanSpec& spec, const PlanResult& result) {
   const std::string data = (dir / ".plan-plot.dat").string(), script = (dir / ".plan-plot.gp").string();
   {
     std::ofstream out(data);
-    for (const char* set : {"estimated", "checked", "front", "labels"}) {
+    for (const char* set : {"estimated", "checked", "front", "labels", "winner"}) {
       out << "# " << set << "\n";
       if (std::string(set) == "front") {
         for (const auto& [x, y] : front_line) out << x << " " << y << "\n";
+      } else if (std::string(set) == "winner") {
+        for (const ScatterPoint& p : points) {
+          if (p.colour == kWinner) out << p.x << " " << p.y << "\n";
+        }
       } else if (std::string(set) == "labels") {
         for (const ScatterPoint& p : points) {
           if (p.labelled) out << p.x << " " << p.y << " \"" << p.name << "\"\n";
         }
       } else {
         for (const ScatterPoint& p : points) {
-          if ((p.colour == "#bab0ac") == (std::string(set) == "estimated")) out << p.x << " " << p.y << "\n";
+          if ((p.colour == kEstimated) == (std::string(set) == "estimated")) out << p.x << " " << p.y << "\n";
         }
       }
       out << "\n\n";
@@ -264,10 +272,11 @@ void write_plan_outputs(const PlanSpec& spec, const PlanResult& result) {
     out << "set terminal pngcairo size 900,560\nset output '" << (dir / "plan.png").string() << "'\n"
         << "set title '" << title << "'\nset xlabel 'tokens per second'\nset ylabel '" << latency << " (ms)'\n"
         << "set grid\nset key top right\nset xrange [0:*]\nset yrange [0:*]\n"
-        << "plot '" << data << "' index 0 with points pt 7 ps 0.8 lc rgb '#bab0ac' title 'estimated', "
-        << "'' index 1 with points pt 7 ps 1.2 lc rgb '#4e79a7' title 'checked at packet level', "
+        << "plot '" << data << "' index 0 with points pt 7 ps 0.8 lc rgb '" << kEstimated << "' title 'estimated', "
+        << "'' index 1 with points pt 7 ps 1.2 lc rgb '" << kChecked << "' title 'checked at packet level', "
         << "'' index 2 with linespoints dt 2 lc rgb '#555555' title 'Pareto front', "
-        << "'' index 3 using 1:2:3 with labels offset 1,0.8 left font ',9' notitle\n";
+        << "'' index 3 using 1:2:3 with labels offset 1,0.8 left font ',9' notitle, "
+        << "'' index 4 with points pt 7 ps 1.6 lc rgb '" << kWinner << "' title 'winner'\n";
   }
   const int status = std::system(("gnuplot '" + script + "' 2>/dev/null").c_str());
   fs::remove(data);
