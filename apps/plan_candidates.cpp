@@ -91,6 +91,21 @@ std::string stages_text(const std::vector<int64_t>& stages) {
   return text;
 }
 
+// "tp2-pp2-dp2-s3.13-mb4": the degrees a layout sets, in the order a user would say them.
+std::string layout_name(const ParallelDegrees& d) {
+  std::string name;
+  if (d.strategy == "dp") name = "dp" + std::to_string(d.dp);
+  else if (d.strategy == "tp") name = "tp" + std::to_string(d.tp);
+  else if (d.strategy == "pp") name = "pp" + std::to_string(d.pp);
+  else if (d.strategy == "tp-pp") name = "tp" + std::to_string(d.tp) + "-pp" + std::to_string(d.pp);
+  else if (d.strategy == "ep") name = "ep" + std::to_string(d.ep);
+  else name = d.strategy + std::to_string(d.sp);
+  if (d.strategy != "dp" && d.dp > 1) name += "-dp" + std::to_string(d.dp);
+  if (!d.stages.empty()) name += "-s" + stages_text(d.stages);
+  if (d.micro_batches > 1) name += "-mb" + std::to_string(d.micro_batches);
+  return name;
+}
+
 }  // namespace
 
 std::vector<PlanCandidate> enumerate_candidates(const CandidateSpace& space) {
@@ -110,19 +125,9 @@ std::vector<PlanCandidate> enumerate_candidates(const CandidateSpace& space) {
         c.placement = placement;
         c.is_default = is_default;
         if (placement == "spread") c.endpoints = spread_endpoints(d.world(), space.endpoints, space.group);
-        std::string core;
-        if (d.strategy == "dp") core = "dp" + std::to_string(d.dp);
-        else if (d.strategy == "tp") core = "tp" + std::to_string(d.tp);
-        else if (d.strategy == "pp") core = "pp" + std::to_string(d.pp);
-        else if (d.strategy == "tp-pp") core = "tp" + std::to_string(d.tp) + "-pp" + std::to_string(d.pp);
-        else if (d.strategy == "ep") core = "ep" + std::to_string(d.ep);
-        else core = d.strategy + std::to_string(d.sp);
-        if (d.strategy != "dp" && d.dp > 1) core += "-dp" + std::to_string(d.dp);
-        if (!d.stages.empty()) core += "-s" + stages_text(d.stages);
-        if (d.micro_batches > 1) core += "-mb" + std::to_string(d.micro_batches);
-        if (!preset.empty() && space.presets.size() > 1) core += "-" + preset;
-        if (!placement.empty() && space.placements.size() > 1) core += "-" + placement;
-        c.name = core;
+        c.name = layout_name(d);
+        if (!preset.empty() && space.presets.size() > 1) c.name += "-" + preset;
+        if (!placement.empty() && space.placements.size() > 1) c.name += "-" + placement;
         add(std::move(c));
         is_default = false;  // the first preset and placement only
       }

@@ -2,6 +2,7 @@
 
 #include "apps/atomic_file.h"
 #include "apps/svg_plot.h"
+#include "apps/sweep.h"
 
 #include <unistd.h>
 
@@ -38,13 +39,6 @@ std::string layout_text(const PlanCandidate& c) {
     if (key == "/network/placement") text += ", placement " + c.placement;
   }
   return text;
-}
-
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
 }
 
 std::string figures_csv(const PlanFigures& f) {

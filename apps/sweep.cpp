@@ -73,13 +73,6 @@ std::string shell_quoted(const std::string& word) {
   return quoted + "'";
 }
 
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
-}
-
 std::string absolute(const std::string& path) { return fs::absolute(path).lexically_normal().string(); }
 
 // Set by SIGINT or SIGTERM while points run: the runner stops them and returns.
@@ -249,6 +242,13 @@ std::vector<SweepPoint> sweep_points(const SweepSpec& spec) {
     points.push_back(std::move(point));
   }
   return points;
+}
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
 }
 
 std::vector<std::string> swept_pointers(const SweepSpec& spec) {

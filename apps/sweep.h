@@ -118,6 +118,10 @@ int run_sweep_points(const std::string& binary, const SweepSpec& spec, const Swe
 // listed points set, in the order they first appear.
 std::vector<std::string> swept_pointers(const SweepSpec& spec);
 
+// A CSV field as RFC 4180 writes it: quoted, its quotes doubled, when it holds a comma, a
+// quote or a line break.
+std::string csv_field(const std::string& text);
+
 // Writes sweep.csv from the points' records: one row a point, one column per swept pointer,
 // then seed, exit_code, ttft_ns, tpot_ns, total_ns, wall_s and message. A point not recorded
 // has an empty exit_code. Returns the file's path.
