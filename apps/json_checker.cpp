@@ -1,8 +1,10 @@
 #include "apps/json_checker.h"
 
 #include <algorithm>
+#include <fstream>
 #include <functional>
 #include <set>
+#include <sstream>
 
 namespace uniference {
 
@@ -177,6 +179,14 @@ ScenarioError error_at(const std::string& source_name, const std::string& text, 
 }
 
 }  // namespace
+
+json read_json_file(const std::string& path, const std::string& what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ScenarioError(path, "", "cannot open " + what);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_json_text(text.str(), path);
+}
 
 json parse_json_text(const std::string& text, const std::string& source_name) {
   DuplicateKeyFinder duplicates;

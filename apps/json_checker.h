@@ -34,6 +34,10 @@ std::string closest(const std::string& word, const std::vector<std::string>& can
 // the pointer of the first key that appears twice in one object.
 json parse_json_text(const std::string& text, const std::string& source_name);
 
+// Reads and parses a JSON file (a sweep or plan spec); `what` names it in the error when it
+// cannot be opened ("the sweep spec").
+json read_json_file(const std::string& path, const std::string& what);
+
 
 class Checker {
  public:

@@ -61,7 +61,6 @@ PlanFigures read_figures(const SweepSpec& sweep, const SweepPoint& point, const 
   if (!o.recorded) return f;
   f.exit_code = o.exit_code;
   f.message = o.message;
-  f.wall_s = o.wall_s;
   if (o.exit_code != 0) return f;
   std::ifstream in(fs::path(point_folder(sweep, point)) / "results.json");
   const nlohmann::json results = nlohmann::json::parse(in, nullptr, false);
@@ -89,7 +88,6 @@ PlanFigures read_figures(const SweepSpec& sweep, const SweepPoint& point, const 
   // The slowest rank's split between compute and waiting on communication.
   int64_t latest = -1;
   for (const nlohmann::json& rank : results.value("ranks", nlohmann::json::array())) {
-    f.memory_bytes = std::max<uint64_t>(f.memory_bytes, rank["memory"].value("total_bytes", uint64_t(0)));
     const int64_t finish = rank.value("finish_ns", int64_t(0));
     if (finish <= latest) continue;
     latest = finish;

@@ -35,13 +35,11 @@ struct PlanFigures {
   double tokens_per_s = 0;  // generated tokens over the run
   double goodput_per_s = 0;  // requests per second within the targets (a batch: tokens/s if met)
   bool meets_slo = false;
-  uint64_t memory_bytes = 0;  // the fullest rank, as the run's model reported it
   // Where the slowest rank's time went (shares of its run: a serving rank also idles between
   // requests), and the busiest cable direction (packet level only).
   double compute_share = 0, wait_share = 0;
   std::string busiest_link;
   double busiest_utilisation = 0;
-  double wall_s = 0;
 };
 
 struct PlanEntry {

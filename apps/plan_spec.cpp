@@ -51,14 +51,6 @@ bool parse_bytes(const nlohmann::json& value, uint64_t* bytes) {
 
 namespace {
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ScenarioError(path, "", "cannot open the plan spec");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 int64_t duration(const Checker& check, const nlohmann::json& value, const std::string& at) {
   int64_t ns = 0;
   if (!value.is_string() || !parse_duration(value.get<std::string>(), &ns) || ns <= 0) {
@@ -93,7 +85,7 @@ std::vector<std::string> as_overrides(const std::vector<std::pair<std::string, n
 }
 
 PlanSpec load_plan_spec(const std::string& path) {
-  const nlohmann::json doc = parse_json_text(read_text(path), path);
+  const nlohmann::json doc = read_json_file(path, "the plan spec");
   const Checker check(path);
   check.object(doc, "", {"$schema", "description", "scenario", "model", "workload", "devices", "objective",
                          "slo", "search", "check", "seed", "out"});

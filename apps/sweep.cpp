@@ -29,14 +29,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ScenarioError(path, "", "cannot open the sweep spec");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // The last reference token of a pointer, unescaped: "/network/link/rate" -> "rate".
 std::string last_token(const std::string& pointer) {
   std::string token = pointer.substr(pointer.rfind('/') + 1);
@@ -107,7 +99,7 @@ class StopSignals {
 }  // namespace
 
 SweepSpec load_sweep_spec(const std::string& path) {
-  const nlohmann::json doc = parse_json_text(read_text(path), path);
+  const nlohmann::json doc = read_json_file(path, "the sweep spec");
   const Checker check(path);
   check.object(doc, "", {"scenario", "grid", "points", "seeds", "out"});
   SweepSpec spec;
