@@ -20,7 +20,12 @@ source_mode=head
 # after this check (CI's host stage) reuses the objects compiled here, and the check reuses
 # what earlier builds put there (CI keeps one cache between runs): a cache hit needs the same
 # compiler and headers, so a package the root lacks still fails the build.
+# Downloaded packages are kept between checks in ~/.cache/uniference-ns3/fresh-debian-debs (or
+# $UNIFERENCE_NS3_HOME's): debootstrap's --cache-dir and the root's apt archive. The root still
+# installs every package itself, from files apt checks against the signed index; only the
+# download is saved (two or three minutes).
 shared_ccache=${CCACHE_DIR:-}
+debs=${UNIFERENCE_NS3_HOME:-$HOME/.cache/uniference-ns3}/fresh-debian-debs
 case "${1:-}" in
     "") ;;
     --worktree) source_mode=worktree ;;
@@ -190,6 +195,8 @@ mount_root() {
     # apt and dpkg want a pty; libtorch and gloo may use POSIX shared memory.
     mount --bind /dev/pts "$root/dev/pts"
     mount -t tmpfs -o mode=1777 shm "$root/dev/shm"
+    mkdir -p "$debs/partial" "$root/var/cache/apt/archives"
+    mount --bind "$debs" "$root/var/cache/apt/archives"
     if [ -n "$shared_ccache" ]; then
         mkdir -p "$shared_ccache" "$root/root/ccache-shared"
         mount --bind "$shared_ccache" "$root/root/ccache-shared"
@@ -218,7 +225,9 @@ fi
 # from such a mirror has them too.
 include=()
 [[ "$mirror $security" != *https://* ]] || include=(--include=ca-certificates)
-stage "debootstrap minbase" debootstrap --variant=minbase "${include[@]}" "$suite" "$root" "$mirror"
+mkdir -p "$debs"
+stage "debootstrap minbase" debootstrap --variant=minbase --cache-dir="$(cd "$debs" && pwd -P)" \
+    "${include[@]}" "$suite" "$root" "$mirror"
 mount_root
 copy_repo
 # README.md, command 1, one stage per part (same && chain: set -e stops at the first failure).

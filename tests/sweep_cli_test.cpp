@@ -1,7 +1,7 @@
 // uniference sweep: a grid of 3 strategies x 2 rates x 2 seeds over the quickstart, run two at
-// a time, stopped half way and resumed, and run again from its job list under GNU parallel
-// and from its Slurm script with the task id set by hand. Each point's results must be those
-// of `uniference run` with the same overrides, byte for byte.
+// a time, and stopped half way and resumed; four of its points run again from their job list
+// under GNU parallel and from their Slurm script with the task id set by hand. Each point's
+// results must be those of `uniference run` with the same overrides, byte for byte.
 #include "apps/test/process.h"
 #include "tests/cli_support.h"
 
@@ -162,11 +162,19 @@ TEST_F(SweepCli, StoppedHalfWayItResumesWithoutRerunningFinishedPoints) {
 }
 
 TEST_F(SweepCli, GnuParallelAndTheSlurmScriptRunTheSameCommands) {
-  const cli::Result local = run_uniference("sweep " + spec() + " -j 2 --quiet");
+  // Four points of the grid are enough to show the three ways run the same commands: each way
+  // runs every point, and the points take a second or two each.
+  constexpr int kSmallPoints = 4;
+  write("small.json", R"({"scenario": ")" + cli::scenario("quickstart.json") +
+                          R"(", "grid": {"/parallel": [)" + kLayouts[0] + ", " + kLayouts[1] +
+                          R"(]}, "seeds": [1, 2], "out": "out"})");
+  const std::string small = (dir_ / "small.json").string();
+  const cli::Result local = run_uniference("sweep " + small + " -j 2 --quiet");
   ASSERT_EQ(local.exit_code, 0) << local.output;
   const std::vector<std::string> expected = rows_without_wall_time();
+  ASSERT_EQ(expected.size(), size_t(kSmallPoints + 1));
   const std::string jobs = read_file((out() / "jobs.txt").string());
-  EXPECT_EQ(std::count(jobs.begin(), jobs.end(), '\n'), kPoints) << jobs;
+  EXPECT_EQ(std::count(jobs.begin(), jobs.end(), '\n'), kSmallPoints) << jobs;
 
   if (run_command("parallel", "--version").exit_code != 0) {
     GTEST_SKIP() << "GNU parallel is not installed (Debian package parallel; scripts/setup.sh installs it)";
@@ -174,18 +182,19 @@ TEST_F(SweepCli, GnuParallelAndTheSlurmScriptRunTheSameCommands) {
   fs::remove_all(out() / "points");
   const cli::Result parallel = run_command("parallel", "--will-cite -j 2 < " + (out() / "jobs.txt").string());
   ASSERT_EQ(parallel.exit_code, 0) << parallel.output;
-  ASSERT_EQ(run_uniference("sweep " + spec() + " --collect").exit_code, 0);
+  ASSERT_EQ(run_uniference("sweep " + small + " --collect").exit_code, 0);
   EXPECT_EQ(rows_without_wall_time(), expected);
 
   fs::remove_all(out() / "points");
-  for (int task = 1; task <= kPoints; ++task) {
+  for (int task = 1; task <= kSmallPoints; ++task) {
     const cli::Result slurm =
         run_command("SLURM_ARRAY_TASK_ID=" + std::to_string(task) + " bash", (out() / "slurm.sh").string());
     ASSERT_EQ(slurm.exit_code, 0) << "task " << task << ": " << slurm.output;
   }
-  const cli::Result beyond = run_command("SLURM_ARRAY_TASK_ID=13 bash", (out() / "slurm.sh").string());
+  const cli::Result beyond =
+      run_command("SLURM_ARRAY_TASK_ID=" + std::to_string(kSmallPoints + 1) + " bash", (out() / "slurm.sh").string());
   EXPECT_EQ(beyond.exit_code, 2) << beyond.output;
-  ASSERT_EQ(run_uniference("sweep " + spec() + " --collect").exit_code, 0);
+  ASSERT_EQ(run_uniference("sweep " + small + " --collect").exit_code, 0);
   EXPECT_EQ(rows_without_wall_time(), expected);
 }
 
