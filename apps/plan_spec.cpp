@@ -72,6 +72,7 @@ std::vector<std::pair<std::string, nlohmann::json>> PlanSpec::base_overrides() c
   std::vector<std::pair<std::string, nlohmann::json>> set;
   if (!model.is_null()) set.emplace_back("/model", model);
   if (!workload.is_null()) set.emplace_back("/workload", workload);
+  if (!compute.is_null()) set.emplace_back("/compute", compute);
   if (!profile.empty()) set.emplace_back("/devices/profile", profile);
   if (seed >= 0) set.emplace_back("/seed", seed);
   return set;
@@ -87,8 +88,8 @@ std::vector<std::string> as_overrides(const std::vector<std::pair<std::string, n
 PlanSpec load_plan_spec(const std::string& path) {
   const nlohmann::json doc = read_json_file(path, "the plan spec");
   const Checker check(path);
-  check.object(doc, "", {"$schema", "description", "scenario", "model", "workload", "devices", "objective",
-                         "slo", "search", "check", "seed", "out"});
+  check.object(doc, "", {"$schema", "description", "scenario", "model", "workload", "compute", "devices",
+                         "objective", "slo", "search", "check", "seed", "out"});
   PlanSpec spec;
   spec.source = path;
   const nlohmann::json& scenario = check.require(doc, "", "scenario", "the base scenario's file");
@@ -96,11 +97,20 @@ PlanSpec load_plan_spec(const std::string& path) {
   if (!fs::is_regular_file(spec.scenario)) check.fail("/scenario", "no such file: " + spec.scenario);
 
   // The sections' keys are the scenario's: checked below, with the base.
-  for (const char* section : {"model", "workload"}) {
+  for (const char* section : {"model", "workload", "compute"}) {
     if (const nlohmann::json* value = Checker::find(doc, section)) {
       if (!value->is_object()) check.fail_found(std::string("/") + section, "an object, as a scenario's", *value);
-      (std::string(section) == "model" ? spec.model : spec.workload) = *value;
+      const std::string name = section;
+      (name == "model" ? spec.model : name == "workload" ? spec.workload : spec.compute) = *value;
     }
+  }
+  // A replay table is named relative to the spec, as the spec's other files are; the base reads
+  // it relative to its own folder, so the name is rewritten to lead there from the base's.
+  if (spec.compute.is_object() && spec.compute.contains("table") && spec.compute["table"].is_string()) {
+    const fs::path table = fs::absolute(fs::path(path).parent_path()) / spec.compute["table"].get<std::string>();
+    spec.compute["table"] =
+        table.lexically_normal().lexically_relative(fs::absolute(fs::path(spec.scenario).parent_path()).lexically_normal())
+            .string();
   }
   if (const nlohmann::json* devices = Checker::find(doc, "devices")) {
     check.object(*devices, "/devices", {"count", "memory", "profile"});
@@ -165,10 +175,11 @@ PlanSpec load_plan_spec(const std::string& path) {
   try {
     load_scenario(spec.scenario, as_overrides(spec.base_overrides()));
   } catch (const ScenarioError& e) {
-    for (const char* section : {"/model", "/workload", "/devices/profile", "/seed"}) {
+    for (const char* section : {"/model", "/workload", "/compute", "/devices/profile", "/seed"}) {
       const std::string prefix = section;
       const bool from_spec = (prefix == "/model" && !spec.model.is_null()) ||
                              (prefix == "/workload" && !spec.workload.is_null()) ||
+                             (prefix == "/compute" && !spec.compute.is_null()) ||
                              (prefix == "/devices/profile" && !spec.profile.empty()) ||
                              (prefix == "/seed" && spec.seed >= 0);
       if (from_spec && e.pointer().compare(0, prefix.size(), prefix) == 0) {

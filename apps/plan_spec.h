@@ -7,6 +7,8 @@
 //   {"scenario": "../quickstart.json",                 the base, relative to the spec
 //    "model": {"preset": "1b"},                        optional: replaces the base's /model
 //    "workload": {...},                                optional: replaces /workload
+//    "compute": {"mode": "replay", "table": "t.csv"},  optional: replaces /compute (a table
+//                                                        relative to the spec)
 //    "devices": {"count": 4, "memory": "16GB",         optional; count: at most this many ranks
 //                "profile": "a100"},                     (default: the base's), memory per device
 //    "objective": "tpot",                              tpot | ttft | goodput | devices
@@ -32,7 +34,7 @@ const char* objective_name(PlanObjective objective);
 struct PlanSpec {
   std::string source;    // the spec's path, as given (errors name it)
   std::string scenario;  // the base scenario, resolved against the spec's folder
-  nlohmann::json model, workload;  // null: the base's own
+  nlohmann::json model, workload, compute;  // null: the base's own
   int devices = 0;                 // at most this many ranks; 0: the base's world
   uint64_t device_memory = 0;      // bytes per device; 0: each rank's profile's
   std::string profile;             // empty: the base's /devices/profile

@@ -49,6 +49,27 @@ TEST(PlanSpec, MistakesAreReportedAtTheirPointerInTheSpec) {
   EXPECT_EQ(spec_error(dir, "{" + base + R"(, "workload": {"prompt_tokens": 16, "new_tokens": -1}})").rfind("/workload/new_tokens: ", 0), 0u);
 }
 
+TEST(PlanSpec, AComputeSectionNamesItsTableRelativeToTheSpec) {
+  const TestDir dir;
+  std::filesystem::create_directories(dir.path() / "tables");
+  std::ofstream(dir.path() / "tables" / "host.csv") << "op,class,flops,bytes,ns\naten::mm,matmul,1000,100,50\n";
+  const std::string base = R"({"scenario": ")" + quickstart() + R"(", "compute": {"mode": "replay", "table": )";
+  EXPECT_EQ(spec_error(dir, base + R"("tables/host.csv"}})"), "");
+  const PlanSpec spec = load_plan_spec((dir.path() / "spec.json").string());
+  bool found = false;
+  for (const auto& [pointer, value] : spec.base_overrides()) {
+    if (pointer != "/compute") continue;
+    found = true;
+    // The base reads it from its own folder: the name leads from there to the spec's table.
+    const std::filesystem::path from_base =
+        std::filesystem::path(quickstart()).parent_path() / value["table"].get<std::string>();
+    EXPECT_TRUE(std::filesystem::equivalent(from_base, dir.path() / "tables" / "host.csv")) << value.dump();
+  }
+  EXPECT_TRUE(found);
+  EXPECT_EQ(spec_error(dir, base + R"("tables/none.csv"}})").rfind("/compute/table: ", 0), 0u);
+  EXPECT_EQ(spec_error(dir, R"({"scenario": ")" + quickstart() + R"(", "compute": "fast"})").rfind("/compute: expected an object", 0), 0u);
+}
+
 TEST(PlanSpec, SizesWithUnits) {
   uint64_t bytes = 0;
   ASSERT_TRUE(parse_bytes("16GB", &bytes));
