@@ -70,6 +70,21 @@ TEST(PlanSpec, AComputeSectionNamesItsTableRelativeToTheSpec) {
   EXPECT_EQ(spec_error(dir, R"({"scenario": ")" + quickstart() + R"(", "compute": "fast"})").rfind("/compute: expected an object", 0), 0u);
 }
 
+TEST(PlanSpec, EveryShippedSpecLoads) {
+  int specs = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(UNIFERENCE_SCENARIOS_DIR) + "/plans")) {
+    if (entry.path().extension() != ".json") continue;
+    ++specs;
+    try {
+      const PlanSpec spec = load_plan_spec(entry.path().string());
+      EXPECT_TRUE(std::filesystem::is_regular_file(spec.scenario)) << entry.path();
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << e.what();
+    }
+  }
+  EXPECT_GE(specs, 9) << "the shipped specs of docs/planner.md";
+}
+
 TEST(PlanSpec, SizesWithUnits) {
   uint64_t bytes = 0;
   ASSERT_TRUE(parse_bytes("16GB", &bytes));

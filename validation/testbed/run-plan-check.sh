@@ -3,14 +3,16 @@
 #
 #   run-plan-check.sh [SPEC ...]     default: scenarios/plans/testbed-2.json and testbed-4.json
 #
-# For each spec (a plan over validation/scenarios/testbed-100mbit.json): `uniference plan`
-# (compute measured on this host: keep it otherwise idle), then the two best plans of its
+# First this host's replay table ($RESULTS/replay-tiny-testbed.csv, which the testbed-*-replay
+# specs plan with). Then for each spec (a plan over validation/scenarios/testbed-100mbit.json):
+# `uniference plan` (compute measured or replayed on this host: keep it otherwise idle), then the two best plans of its
 # packet-level check deployed on the 100 Mbit/s star with run-e2e.sh, $REPEATS times each (default
 # 5), each deployment followed by a simulation of the same case. Into $RESULTS/plan-<spec's
 # stem>/ (default validation/results): plan.csv, and per plan <name>/e2e-100mbit.csv,
 # e2e-100mbit-runs.csv and e2e-100mbit-simulated.csv. Prints and writes summary.txt: each plan's
-# TPOT as the plan simulated it, as simulated beside the deployment, and as measured (median and
-# spread of the repeats), and whether the measured order keeps the plan's.
+# TPOT as the plan simulated it, as simulated beside the deployment (compute measured a second
+# after it ran), and as measured (median and spread of the repeats), and whether the measured
+# order keeps the plan's.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -22,6 +24,9 @@ RESULTS=${RESULTS:-validation/results}
 export REPEATS=${REPEATS:-5}
 specs=("$@")
 (( ${#specs[@]} )) || specs=(scenarios/plans/testbed-2.json scenarios/plans/testbed-4.json)
+# The replay table the *-replay specs plan with: this host's operator times, measured now, one
+# thread as each deployed rank runs (a table from another hour would plan for another host).
+OMP_NUM_THREADS=1 "$UNIFERENCE" profile --out "$RESULTS/replay-tiny-testbed.csv"
 
 for spec in "${specs[@]}"; do
     name=$(basename "$spec" .json)
@@ -56,13 +61,14 @@ def tpot(path):
         if ",tpot," in line:
             return float(line.rsplit(",", 1)[1])
 measured = {}
-print("plan                  planned ms  simulated beside ms  measured ms (spread)  measured/planned")
+print("plan                  planned ms  simulated beside ms  measured ms (spread)  measured/planned  measured/beside")
 for p in plans:
     runs = [float(l.rsplit(",", 1)[1]) for l in open("%s/%s/e2e-100mbit-runs.csv" % (out, p)) if ",tpot," in l]
     m = statistics.median(runs)
     measured[p] = (m, (max(runs) - min(runs)) / m)
-    print("%-20s %11.3f %20.3f %12.3f (%4.1f%%) %17.3f" % (p, planned[p] * 1e3, tpot("%s/%s/e2e-100mbit-simulated.csv" % (out, p)) * 1e3,
-          m * 1e3, 100 * measured[p][1], m / planned[p]))
+    beside = tpot("%s/%s/e2e-100mbit-simulated.csv" % (out, p))
+    print("%-20s %11.3f %20.3f %12.3f (%4.1f%%) %17.3f %16.3f" % (p, planned[p] * 1e3, beside * 1e3,
+          m * 1e3, 100 * measured[p][1], m / planned[p], m / beside))
 if len(plans) == 2:
     a, b = plans
     gap = abs(planned[b] - planned[a]) / planned[a]
