@@ -145,9 +145,10 @@ const NamedRegistry<CollectivePreset>& collective_presets() {
   static const NamedRegistry<CollectivePreset> presets(
       "collective preset",
       {
-          {"gloo", "what PyTorch 1.13's Gloo process group runs: its ring all-reduce, half-block "
-                   "ring all-gather, binomial broadcast, direct exchanges, and the rendezvous and "
-                   "headers of every message",
+          {"gloo", "PyTorch 1.13's Gloo process group as this project's GlooComm deploys it: "
+                   "Gloo's ring all-reduce, half-block ring all-gather and binomial broadcast; "
+                   "all-to-all as GlooComm's exchange (every receive posted before any send), not "
+                   "Gloo's own; the rendezvous and headers of every message",
            choose_gloo},
           {"nccl", "what NCCL 2.28 chooses over sockets with the Simple protocol: ring or double "
                    "binary tree all-reduce by its latency/bandwidth model, rings in 1 MiB slices "
