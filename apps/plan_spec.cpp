@@ -107,10 +107,10 @@ PlanSpec load_plan_spec(const std::string& path) {
   // A replay table is named relative to the spec, as the spec's other files are; the base reads
   // it relative to its own folder, so the name is rewritten to lead there from the base's.
   if (spec.compute.is_object() && spec.compute.contains("table") && spec.compute["table"].is_string()) {
-    const fs::path table = fs::absolute(fs::path(path).parent_path()) / spec.compute["table"].get<std::string>();
-    spec.compute["table"] =
-        table.lexically_normal().lexically_relative(fs::absolute(fs::path(spec.scenario).parent_path()).lexically_normal())
-            .string();
+    const fs::path spec_dir = fs::absolute(fs::path(path).parent_path());
+    const fs::path base_dir = fs::absolute(fs::path(spec.scenario).parent_path()).lexically_normal();
+    const fs::path table = (spec_dir / spec.compute["table"].get<std::string>()).lexically_normal();
+    spec.compute["table"] = table.lexically_relative(base_dir).string();
   }
   if (const nlohmann::json* devices = Checker::find(doc, "devices")) {
     check.object(*devices, "/devices", {"count", "memory", "profile"});
