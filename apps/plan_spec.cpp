@@ -7,8 +7,6 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace uniference {
 
@@ -97,20 +95,20 @@ PlanSpec load_plan_spec(const std::string& path) {
   if (!fs::is_regular_file(spec.scenario)) check.fail("/scenario", "no such file: " + spec.scenario);
 
   // The sections' keys are the scenario's: checked below, with the base.
-  for (const char* section : {"model", "workload", "compute"}) {
+  const std::pair<const char*, nlohmann::json*> sections[] = {
+      {"model", &spec.model}, {"workload", &spec.workload}, {"compute", &spec.compute}};
+  for (const auto& [section, into] : sections) {
     if (const nlohmann::json* value = Checker::find(doc, section)) {
       if (!value->is_object()) check.fail_found(std::string("/") + section, "an object, as a scenario's", *value);
-      const std::string name = section;
-      (name == "model" ? spec.model : name == "workload" ? spec.workload : spec.compute) = *value;
+      *into = *value;
     }
   }
   // A replay table is named relative to the spec, as the spec's other files are; the base reads
   // it relative to its own folder, so the name is rewritten to lead there from the base's.
   if (spec.compute.is_object() && spec.compute.contains("table") && spec.compute["table"].is_string()) {
-    const fs::path spec_dir = fs::absolute(fs::path(path).parent_path());
-    const fs::path base_dir = fs::absolute(fs::path(spec.scenario).parent_path()).lexically_normal();
-    const fs::path table = (spec_dir / spec.compute["table"].get<std::string>()).lexically_normal();
-    spec.compute["table"] = table.lexically_relative(base_dir).string();
+    spec.compute["table"] = fs::relative(beside_scenario(path, spec.compute["table"].get<std::string>()),
+                                         fs::absolute(spec.scenario).parent_path())
+                                .string();
   }
   if (const nlohmann::json* devices = Checker::find(doc, "devices")) {
     check.object(*devices, "/devices", {"count", "memory", "profile"});
@@ -175,14 +173,9 @@ PlanSpec load_plan_spec(const std::string& path) {
   try {
     load_scenario(spec.scenario, as_overrides(spec.base_overrides()));
   } catch (const ScenarioError& e) {
-    for (const char* section : {"/model", "/workload", "/compute", "/devices/profile", "/seed"}) {
-      const std::string prefix = section;
-      const bool from_spec = (prefix == "/model" && !spec.model.is_null()) ||
-                             (prefix == "/workload" && !spec.workload.is_null()) ||
-                             (prefix == "/compute" && !spec.compute.is_null()) ||
-                             (prefix == "/devices/profile" && !spec.profile.empty()) ||
-                             (prefix == "/seed" && spec.seed >= 0);
-      if (from_spec && e.pointer().compare(0, prefix.size(), prefix) == 0) {
+    // What the spec set, it reports at its own pointer; the rest is the base's mistake.
+    for (const auto& [pointer, value] : spec.base_overrides()) {
+      if (e.pointer() == pointer || e.pointer().rfind(pointer + "/", 0) == 0) {
         throw ScenarioError(path, e.pointer(), e.detail());
       }
     }

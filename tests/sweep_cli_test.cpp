@@ -37,11 +37,20 @@ class SweepCli : public ::testing::Test {
            ("sweep-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
-    std::string layouts;
-    for (const std::string& layout : kLayouts) layouts += (layouts.empty() ? "" : ", ") + layout;
-    write("spec.json", R"({"scenario": ")" + cli::scenario("quickstart.json") +
-                           R"(", "grid": {"/parallel": [)" + layouts +
-                           R"(], "/network/link/rate": ["1Gbps", "10Gbps"]}, "seeds": [1, 2], "out": "out"})");
+    write("spec.json", grid_spec(kLayouts, kRates));
+  }
+
+  // A sweep of the quickstart over these layouts (and rates, if any), seeds 1 and 2, into out/.
+  static std::string grid_spec(const std::vector<std::string>& layouts, const std::vector<std::string>& rates) {
+    const auto list = [](const std::vector<std::string>& items, bool quoted) {
+      std::string text;
+      for (const std::string& item : items) text += (text.empty() ? "" : ", ") + (quoted ? '"' + item + '"' : item);
+      return "[" + text + "]";
+    };
+    std::string grid = R"("/parallel": )" + list(layouts, false);
+    if (!rates.empty()) grid += R"(, "/network/link/rate": )" + list(rates, true);
+    return R"({"scenario": ")" + cli::scenario("quickstart.json") + R"(", "grid": {)" + grid +
+           R"(}, "seeds": [1, 2], "out": "out"})";
   }
 
   void write(const std::string& name, const std::string& text) const {
@@ -165,9 +174,7 @@ TEST_F(SweepCli, GnuParallelAndTheSlurmScriptRunTheSameCommands) {
   // Four points of the grid are enough to show the three ways run the same commands: each way
   // runs every point, and the points take a second or two each.
   constexpr int kSmallPoints = 4;
-  write("small.json", R"({"scenario": ")" + cli::scenario("quickstart.json") +
-                          R"(", "grid": {"/parallel": [)" + kLayouts[0] + ", " + kLayouts[1] +
-                          R"(]}, "seeds": [1, 2], "out": "out"})");
+  write("small.json", grid_spec({kLayouts[0], kLayouts[1]}, {}));
   const std::string small = (dir_ / "small.json").string();
   const cli::Result local = run_uniference("sweep " + small + " -j 2 --quiet");
   ASSERT_EQ(local.exit_code, 0) << local.output;
