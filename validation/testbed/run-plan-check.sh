@@ -5,9 +5,9 @@
 #
 # First this host's replay table ($RESULTS/replay-tiny-testbed.csv, which the testbed-*-replay
 # specs plan with). Then for each spec (a plan over validation/scenarios/testbed-100mbit.json):
-# `uniference plan` (compute measured or replayed on this host: keep it otherwise idle), then the two best plans of its
-# packet-level check deployed on the 100 Mbit/s star with run-e2e.sh, $REPEATS times each (default
-# 5), each deployment followed by a simulation of the same case. Into $RESULTS/plan-<spec's
+# `uniference plan` (compute measured or replayed on this host: keep it otherwise idle), then
+# the two best plans of its packet-level check deployed on the 100 Mbit/s star with run-e2e.sh,
+# $REPEATS times each (default 5), each deployment followed by a simulation of the same case. Into $RESULTS/plan-<spec's
 # stem>/ (default validation/results): plan.csv, and per plan <name>/e2e-100mbit.csv,
 # e2e-100mbit-runs.csv and e2e-100mbit-simulated.csv. Prints and writes summary.txt: each plan's
 # TPOT as the plan simulated it, as simulated beside the deployment (compute measured a second
