@@ -3,6 +3,7 @@
 #include "apps/atomic_file.h"
 #include "apps/report.h"
 #include "apps/units.h"
+#include "bridge/collective_presets.h"
 
 #include <algorithm>
 #include <cmath>
@@ -104,6 +105,7 @@ std::vector<Measurement> read_measurements(const std::string& path) {
   };
   const size_t op = column({"op"}), ranks = column({"ranks"}), bytes = column({"bytes"}),
                seconds = column({"seconds", "time_s"});
+  const auto algorithm_column = std::find(header.begin(), header.end(), "algorithm");
   std::vector<Measurement> measurements;
   for (int number = 2; std::getline(in, line); ++number) {
     if (line.empty() || line == "\r") continue;
@@ -139,6 +141,9 @@ std::vector<Measurement> read_measurements(const std::string& path) {
     m.ranks = int(ranks_value);
     m.bytes = uint64_t(bytes_value);
     m.seconds = number_in(seconds, "seconds");
+    if (algorithm_column != header.end()) {
+      m.algorithm = field(size_t(algorithm_column - header.begin()), "algorithm");
+    }
     measurements.push_back(m);
   }
   if (measurements.empty()) throw std::invalid_argument(path + ": no measurements after the header");
@@ -173,25 +178,36 @@ std::vector<ComparedCase> compare_measurements(const CheckedScenario& scenario,
                                                const std::vector<Measurement>& measured,
                                                const ColltestOptions& options,
                                                const std::function<void(const std::string&)>& progress) {
-  // One simulated sweep per operation and world size, over exactly the measured sizes.
-  std::map<std::pair<std::string, int>, std::vector<uint64_t>> sizes;
-  for (const Measurement& m : measured) sizes[{m.op, m.ranks}].push_back(m.bytes);
-  std::map<std::pair<std::string, int>, std::map<uint64_t, ColltestRow>> simulated;
+  // The preset a case names, where the command line chose nothing.
+  const bool rows_choose = options.preset.empty() && options.algorithm.empty();
+  const auto preset_of = [&](const Measurement& m) {
+    return rows_choose && collective_presets().find(m.algorithm) ? m.algorithm : std::string();
+  };
+  // One simulated sweep per operation, world size and preset, over exactly the measured sizes.
+  using Sweep = std::tuple<std::string, int, std::string>;
+  std::map<Sweep, std::vector<uint64_t>> sizes;
+  for (const Measurement& m : measured) sizes[{m.op, m.ranks, preset_of(m)}].push_back(m.bytes);
+  std::map<Sweep, std::map<uint64_t, ColltestRow>> simulated;
   for (auto& [key, list] : sizes) {
     std::sort(list.begin(), list.end());
     list.erase(std::unique(list.begin(), list.end()), list.end());
     ColltestOptions run = options;
-    run.op = key.first;
-    run.ranks = key.second;
+    const auto& [op, ranks, preset] = key;
+    run.op = op;
+    run.ranks = ranks;
     run.sizes = list;
-    if (progress) progress(key.first + " on " + std::to_string(key.second) + " ranks");
+    if (!preset.empty()) run.preset = preset;
+    if (progress) {
+      progress(op + " on " + std::to_string(ranks) + " ranks" + (preset.empty() ? "" : " by " + preset));
+    }
     const std::vector<ColltestRow> rows = run_colltest(scenario, run);
     for (size_t i = 0; i < list.size(); ++i) simulated[key][list[i]] = rows.at(i);
   }
   std::vector<ComparedCase> cases;
   for (const Measurement& m : measured) {
-    const ColltestRow& row = simulated.at({m.op, m.ranks}).at(m.bytes);
-    cases.push_back(ComparedCase{m, row.time_s, row.algorithm});
+    const std::string preset = preset_of(m);
+    const ColltestRow& row = simulated.at({m.op, m.ranks, preset}).at(m.bytes);
+    cases.push_back(ComparedCase{m, row.time_s, preset.empty() ? row.algorithm : preset + "/" + row.algorithm});
   }
   return cases;
 }

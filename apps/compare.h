@@ -18,6 +18,9 @@ struct Measurement {
   int ranks = 0;
   uint64_t bytes = 0;
   double seconds = 0;
+  // The optional algorithm column: where it names a collective preset (as uniference-deploy's
+  // colltest and validation/testbed/gloo_sweep.py write it), the preset that simulates what ran.
+  std::string algorithm;
 };
 
 // The fields of one CSV line (or of a list with another separator), trimmed of spaces and a
@@ -25,7 +28,7 @@ struct Measurement {
 std::vector<std::string> split_csv_line(const std::string& line, char separator = ',');
 
 // Reads a CSV whose header names the columns op, ranks, bytes and seconds (or time_s, as
-// colltest writes it); other columns are ignored. Throws std::invalid_argument naming the
+// colltest writes it), and optionally algorithm; other columns are ignored. Throws std::invalid_argument naming the
 // file, line and column of the first problem.
 std::vector<Measurement> read_measurements(const std::string& path);
 
@@ -46,6 +49,8 @@ struct ComparedCase {
 
 // Simulates every measured case on the scenario's network (the measured sizes exactly;
 // the preset or algorithms in `options`, warm-up and iterations too), in the file's order.
+// Where `options` names neither a preset nor an algorithm, a case whose algorithm column names
+// a collective preset runs that preset, and its algorithm reads "PRESET/ALGORITHM".
 std::vector<ComparedCase> compare_measurements(const CheckedScenario& scenario,
                                                const std::vector<Measurement>& measured,
                                                const ColltestOptions& options,

@@ -52,7 +52,8 @@ json record_to_json(const RunRecord& record) {
   for (const RequestRecord& r : record.requests) requests.push_back(request_to_json(r));
   json phases = json::array();
   for (const PhaseSpan& p : record.phases) phases.push_back({p.rank, p.name, p.start_ns, p.end_ns});
-  return {{"deployed_on", record.deployed_on}, {"total_ns", record.total_ns},         {"tokens", record.tokens},
+  return {{"deployed_on", record.deployed_on}, {"deployed_collectives", record.deployed_collectives},
+          {"total_ns", record.total_ns},         {"tokens", record.tokens},
           {"token_times_ns", record.token_times_ns}, {"token_prompts", record.token_prompts},
           {"device_memory_bytes", record.device_memory_bytes},
           {"ranks", std::move(ranks)},           {"spans", std::move(spans)},
@@ -126,6 +127,7 @@ RunRecord record_from_json(const json& in) {
   try {
     RunRecord record;
     record.deployed_on = in.at("deployed_on").get<std::string>();
+    record.deployed_collectives = in.value("deployed_collectives", std::string());
     record.total_ns = in.at("total_ns").get<int64_t>();
     record.tokens = in.at("tokens").get<std::vector<int64_t>>();
     record.token_times_ns = in.at("token_times_ns").get<std::vector<int64_t>>();
@@ -198,6 +200,7 @@ RunRecord merge_rank_records(const std::vector<RunRecord>& records, const std::v
   std::vector<std::tuple<int64_t, int64_t, int64_t>> tokens;  // time, prompt, token
   for (const RunRecord& part : records) {
     merged.deployed_on = part.deployed_on;
+    merged.deployed_collectives = part.deployed_collectives;
     merged.total_ns = std::max(merged.total_ns, part.total_ns);
     merged.device_memory_bytes = std::max(merged.device_memory_bytes, part.device_memory_bytes);
     merged.spans.insert(merged.spans.end(), part.spans.begin(), part.spans.end());

@@ -481,6 +481,8 @@ json results(const Scenario& scenario, const NetworkSetup* network, const RunRec
   };
   // Only a run stopped early says so: a whole run's results stay as they were, byte for byte.
   if (!record.partial.empty()) results["partial"] = record.partial;
+  // A deployment's: the preset that simulates what it ran (`uniference compare` picks it).
+  if (!record.deployed_collectives.empty()) results["collectives"] = record.deployed_collectives;
   // Likewise, only a run with faults lists them.
   if (!record.faults.empty()) {
     json faults = json::array();

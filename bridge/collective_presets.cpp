@@ -28,13 +28,16 @@ Attributes plus(Attributes a, const Attributes& b) {
 // receiver's 48-byte recv-ready notice has arrived (gloo/transport/tcp/pair.cc).
 const Attributes kGlooWire = {{"MessageOverhead", "96"}, {"ReadyBytes", "48"}};
 
-CollectiveChoice choose_gloo(OpType op, uint64_t, int, const LinkFacts&) {
+// `receive_first`: all-to-all, and all-gather on a pair, as GlooComm runs them (every receive
+// posted before any send) instead of Gloo's own schedules (a pair's send before its receive).
+CollectiveChoice gloo_choice(OpType op, bool receive_first) {
   switch (op) {
     case OpType::kAllReduce:  // gloo::allreduce's ring (gloo/allreduce.cc)
-    case OpType::kAllGather:  // gloo::allgather's half-block ring (gloo/allgather.cc)
     case OpType::kBroadcast:  // gloo::broadcast's binomial tree (gloo/broadcast.cc)
-    case OpType::kAllToAll:   // GlooComm's exchange: every receive posted before any send
       return with("gloo", kGlooWire);
+    case OpType::kAllGather:  // gloo::allgather's half-block ring (gloo/allgather.cc)
+    case OpType::kAllToAll:   // gloo::alltoall (gloo/alltoall.cc)
+      return with("gloo", receive_first ? plus(kGlooWire, {{"ReceiveFirst", "true"}}) : kGlooWire);
     case OpType::kGather:    // gloo/gather.cc
     case OpType::kScatter:   // gloo/scatter.cc
       return with("direct", kGlooWire);
@@ -48,6 +51,14 @@ CollectiveChoice choose_gloo(OpType op, uint64_t, int, const LinkFacts&) {
     default:
       return with(collective_op(op).default_algorithm);
   }
+}
+
+CollectiveChoice choose_gloo(OpType op, uint64_t, int, const LinkFacts&) {
+  return gloo_choice(op, false);
+}
+
+CollectiveChoice choose_gloo_receive_first(OpType op, uint64_t, int, const LinkFacts&) {
+  return gloo_choice(op, true);
 }
 
 // ---- nccl: NCCL 2.28's choices with the Simple protocol over sockets.
@@ -145,11 +156,17 @@ const NamedRegistry<CollectivePreset>& collective_presets() {
   static const NamedRegistry<CollectivePreset> presets(
       "collective preset",
       {
-          {"gloo", "PyTorch 1.13's Gloo process group as this project's GlooComm deploys it: "
-                   "Gloo's ring all-reduce, half-block ring all-gather and binomial broadcast; "
-                   "all-to-all as GlooComm's exchange (every receive posted before any send), not "
-                   "Gloo's own; the rendezvous and headers of every message",
+          {"gloo", "PyTorch 1.13's Gloo process group as torch.distributed runs it: Gloo's ring "
+                   "all-reduce, half-block ring all-gather (on two ranks too), binomial broadcast "
+                   "and all-to-all, whose sends go before their receives, so a pair's two "
+                   "directions may run one after the other; the rendezvous and headers of every "
+                   "message",
            choose_gloo},
+          {"gloo-receive-first",
+           "`gloo` as this project's deployment runs it by default (uniference-deploy "
+           "--exchanges receive-first): all-to-all, and all-gather on two ranks, post every "
+           "receive before any send, so both directions of every pair move at once",
+           choose_gloo_receive_first},
           {"nccl", "what NCCL 2.28 chooses over sockets with the Simple protocol: ring or double "
                    "binary tree all-reduce by its latency/bandwidth model, rings in 1 MiB slices "
                    "on up to two channels, chains for broadcast and reduce, grouped point-to-point "

@@ -11,6 +11,7 @@ RunRecord job_record(const RunRecord& run, int first, int ranks) {
   const auto in_job = [&](int rank) { return rank >= first && rank < first + ranks; };
   RunRecord job;
   job.deployed_on = run.deployed_on;
+  job.deployed_collectives = run.deployed_collectives;
   job.device_memory_bytes = run.device_memory_bytes;
   job.partial = run.partial;
   for (RankStats stats : run.ranks) {

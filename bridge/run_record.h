@@ -148,6 +148,9 @@ struct RunRecord {
   // "": simulated; else the backend a deployment ran on ("gloo", "nccl"), its times real
   // (nanoseconds since every rank had loaded its weights).
   std::string deployed_on;
+  // A deployment's: the collective preset that models what its backend ran ("gloo",
+  // "gloo-receive-first", "nccl"; compute/backends/backend.h).
+  std::string deployed_collectives;
   int64_t total_ns = 0;                // when the last LP finished
   // Every generated token, in the order the ranks knew them: its id, when it was known, and
   // which prompt of the batch it continues.

@@ -99,44 +99,44 @@ TEST(CollectivePresets, AutoPicksWhatTheSimulationFindsFaster) {
               picked * 1e6, ring * 1e6);
 }
 
-// From rank 0's entry to the last rank's exit, in seconds: one all-to-all of `bytes` on 2 ranks
-// at 100 Mbit/s with the gloo preset's wire protocol, by `algorithm`, rank 1 entering `late_ns`
-// after rank 0.
-double gloo_exchange_seconds(const std::string& algorithm, uint64_t bytes, int64_t late_ns) {
+// From rank 0's entry to the last rank's exit, in seconds: one `op` (all_to_all or all_gather)
+// of `bytes` on 2 ranks at 100 Mbit/s as `preset` runs it, rank 1 entering `late_ns` after
+// rank 0.
+double pair_exchange_seconds(const std::string& preset, OpType op, uint64_t bytes, int64_t late_ns) {
   NetworkConfig network;
   network.link_rate = ns3::DataRate("100Mbps");
-  network.collective_preset = "gloo";
-  CollectiveChoice choice = preset_choice("gloo", OpType::kAllToAll, bytes, 2);
-  choice.algorithm = algorithm;
-  network.collectives[OpType::kAllToAll] = choice;
+  network.collective_preset = preset;
   int64_t start = 0;
   int64_t end = 0;
   const RunOutcome outcome = run_star(2, network, [&](Comm& comm) {
-    at::Tensor input = at::zeros({int64_t(bytes / 4)});
-    at::Tensor output = at::empty_like(input);
+    at::Tensor input = at::zeros({int64_t(op == OpType::kAllGather ? bytes / 8 : bytes / 4)});
+    at::Tensor output = at::zeros({int64_t(bytes / 4)});
     comm.barrier();
     if (comm.rank() == 0) start = this_lp::now_ns();
     if (comm.rank() == 1) this_lp::sleep_until(this_lp::now_ns() + late_ns);
-    comm.all_to_all(output, input);
+    if (op == OpType::kAllGather) comm.all_gather(output, input);
+    else comm.all_to_all(output, input);
     end = std::max(end, this_lp::now_ns());
   });
   EXPECT_EQ(outcome.status, RunOutcome::Status::kCompleted) << outcome.report;
   return double(end - start) * 1e-9;
 }
 
-// Each rank sends half of 4 MiB: at 100 Mbit/s with Ethernet's 1538 wire bytes per 1448 of TCP
-// payload, T = 2 MiB x 8 / 1e8 x 1538 / 1448 = 178 ms.
+// Each rank sends half of `bytes`: at 100 Mbit/s with Ethernet's 1538 wire bytes per 1448 of TCP
+// payload, 4 MiB takes T = 2 MiB x 8 / 1e8 x 1538 / 1448 = 178 ms one way.
 double one_way_seconds(uint64_t bytes) { return double(bytes / 2) * 8 / 1e8 * 1538.0 / 1448.0; }
 
-TEST(CollectivePresets, GlooPairExchangeRunsOneWayAfterTheOtherWhenOneRankIsLate) {
+constexpr uint64_t kPairBytes = uint64_t(4) << 20;
+constexpr int64_t kLateNs = 1'000'000;
+
+TEST(CollectivePresets, GlooAllToAllRunsOneWayAfterTheOtherWhenOneRankIsLate) {
   // Gloo's own alltoall posts the send first. Entering together, both directions travel at
   // once (T). Entering 1 ms late, rank 1 finds rank 0's recv-ready notice waiting, so its data
   // leaves at once and its own notice follows that data: rank 0's data can only leave after
   // it (docs/collectives-backends.md), 2 T in all.
-  const uint64_t bytes = uint64_t(4) << 20;
-  const double one_way = one_way_seconds(bytes);
-  const double together = gloo_exchange_seconds("direct", bytes, 0);
-  const double late = gloo_exchange_seconds("direct", bytes, 1'000'000);
+  const double one_way = one_way_seconds(kPairBytes);
+  const double together = pair_exchange_seconds("gloo", OpType::kAllToAll, kPairBytes, 0);
+  const double late = pair_exchange_seconds("gloo", OpType::kAllToAll, kPairBytes, kLateNs);
   std::printf("gloo::alltoall: together %.1f ms, rank 1 late by 1 ms %.1f ms, one direction %.1f ms\n",
               together * 1e3, late * 1e3, one_way * 1e3);
   EXPECT_GT(together, 0.98 * one_way);
@@ -145,16 +145,44 @@ TEST(CollectivePresets, GlooPairExchangeRunsOneWayAfterTheOtherWhenOneRankIsLate
   EXPECT_LT(late, 2.15 * one_way + 1e-3);
 }
 
-TEST(CollectivePresets, GlooCommExchangeKeepsBothDirectionsTogetherWhenOneRankIsLate) {
-  // The preset's all-to-all is GlooComm's, which posts both receives first: rank 0's notice
-  // is on its way before any data, so rank 1's lateness only delays the start, T + 1 ms.
-  const uint64_t bytes = uint64_t(4) << 20;
-  const double one_way = one_way_seconds(bytes);
-  const double late = gloo_exchange_seconds("gloo", bytes, 1'000'000);
-  std::printf("GlooComm: rank 1 late by 1 ms %.1f ms, one direction %.1f ms\n", late * 1e3,
-              one_way * 1e3);
-  EXPECT_GT(late, 0.98 * one_way + 1e-3);
-  EXPECT_LT(late, 1.10 * one_way + 1e-3);
+TEST(CollectivePresets, GlooAllGatherOnAPairQueuesHalfBlocksBehindData) {
+  // Gloo's ring on two ranks sends the block in two halves, each send before its receive. Rank
+  // 1, late, finds both of rank 0's notices waiting: its first half leaves, its notice for
+  // rank 0's first half queues behind it, then its second half, then the last notice. Rank 0's
+  // first half crosses rank 1's second, and its second goes alone: three half-block times,
+  // 1.5 T.
+  const double one_way = one_way_seconds(kPairBytes);
+  const double late = pair_exchange_seconds("gloo", OpType::kAllGather, kPairBytes, kLateNs);
+  std::printf("gloo::allgather on 2 ranks: rank 1 late by 1 ms %.1f ms, one direction %.1f ms\n",
+              late * 1e3, one_way * 1e3);
+  EXPECT_GT(late, 1.45 * one_way);
+  EXPECT_LT(late, 1.60 * one_way + 1e-3);
+}
+
+TEST(CollectivePresets, ReceiveFirstKeepsBothDirectionsTogetherWhenOneRankIsLate) {
+  // GlooComm's exchange posts both receives first: rank 0's notice is on its way before any
+  // data, so rank 1's lateness only delays the start, T + 1 ms, for all-to-all and for the
+  // 2-rank all-gather alike.
+  const double one_way = one_way_seconds(kPairBytes);
+  for (OpType op : {OpType::kAllToAll, OpType::kAllGather}) {
+    const double late = pair_exchange_seconds("gloo-receive-first", op, kPairBytes, kLateNs);
+    std::printf("gloo-receive-first %s: rank 1 late by 1 ms %.1f ms, one direction %.1f ms\n",
+                op_name(op), late * 1e3, one_way * 1e3);
+    EXPECT_GT(late, 0.98 * one_way + 1e-3) << op_name(op);
+    EXPECT_LT(late, 1.10 * one_way + 1e-3) << op_name(op);
+  }
+}
+
+TEST(CollectivePresets, ReceiveFirstDiffersFromGlooOnlyInItsExchanges) {
+  for (OpType op : {OpType::kAllReduce, OpType::kAllGather, OpType::kBroadcast, OpType::kAllToAll,
+                    OpType::kGather, OpType::kBarrier}) {
+    const CollectiveChoice stock = preset_choice("gloo", op, 1 << 20, 2);
+    const CollectiveChoice first = preset_choice("gloo-receive-first", op, 1 << 20, 2);
+    EXPECT_EQ(stock.algorithm, first.algorithm) << op_name(op);
+    const bool exchange = op == OpType::kAllGather || op == OpType::kAllToAll;
+    EXPECT_EQ(attribute(first, "ReceiveFirst"), exchange ? "true" : "") << op_name(op);
+    EXPECT_EQ(attribute(stock, "ReceiveFirst"), "") << op_name(op);
+  }
 }
 
 }  // namespace

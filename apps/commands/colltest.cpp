@@ -45,7 +45,7 @@ std::string colltest_op_help() {
 
 // colltest --backend: the same sweep on `ranks` real processes, launched here (or one per
 // network namespace of `launch`).
-int real_colltest(const ColltestOptions& options, int ranks,
+int real_colltest(const ColltestOptions& options, const std::string& exchanges, int ranks,
                   LaunchOptions launch, const std::string& csv,
                   const std::string& plot, const char* argv0) {
   if (!launch.netns.empty()) ranks = int(launch.netns.size());
@@ -64,6 +64,7 @@ int real_colltest(const ColltestOptions& options, int ranks,
                         "--step-factor", step.str(),
                         "--warmup", std::to_string(options.warmup),
                         "--iters", std::to_string(options.iters)};
+  if (!exchanges.empty()) launch.deploy_args.insert(launch.deploy_args.end(), {"--exchanges", exchanges});
   if (!csv.empty()) launch.deploy_args.insert(launch.deploy_args.end(), {"--csv", absolute(csv)});
   if (!plot.empty()) launch.deploy_args.insert(launch.deploy_args.end(), {"--plot", absolute(plot)});
   return uniference::launch(launch);
@@ -72,7 +73,7 @@ int real_colltest(const ColltestOptions& options, int ranks,
 int colltest_main(const std::vector<std::string>& args, const char* argv0) {
   ColltestOptions options;
   LaunchOptions launch;  // with --backend: where the ranks run
-  std::string scenario_path, csv, plot, out_dir = ".";
+  std::string scenario_path, csv, plot, exchanges, out_dir = ".";
   std::vector<std::string> overrides;
   bool quiet = false;
   try {
@@ -86,6 +87,7 @@ int colltest_main(const std::vector<std::string>& args, const char* argv0) {
         options.attributes.emplace_back(v.substr(0, eq), v.substr(eq + 1));
       } else if (a == "--preset") options.preset = value();
       else if (a == "--backend") options.backend = value();
+      else if (a == "--exchanges") exchanges = value();
       else if (a == "--netns") launch.netns = comma_list(value());
       else if (a == "--master-addr") launch.master_addr = value();
       else if (a == "--master-port") launch.master_port = std::stoi(value());
@@ -113,8 +115,8 @@ int colltest_main(const std::vector<std::string>& args, const char* argv0) {
       throw std::invalid_argument("--algorithm and --preset choose for the simulator; with --backend "
                                   "the library chooses");
     }
-    if (options.backend.empty() && (!launch.netns.empty() || !launch.master_addr.empty())) {
-      throw std::invalid_argument("--netns and --master-addr place real ranks: they need --backend");
+    if (options.backend.empty() && (!launch.netns.empty() || !launch.master_addr.empty() || !exchanges.empty())) {
+      throw std::invalid_argument("--netns, --master-addr and --exchanges are for real ranks: they need --backend");
     }
   } catch (const std::exception& e) {
     return usage_error(std::string("colltest: ") + e.what());
@@ -124,8 +126,8 @@ int colltest_main(const std::vector<std::string>& args, const char* argv0) {
       const CheckedScenario checked =
           check_scenario(load_scenario(scenario_path, overrides));
       try {
-        return real_colltest(options, options.ranks > 0 ? options.ranks : checked.ranks, launch,
-                             csv, plot, argv0);
+        return real_colltest(options, exchanges, options.ranks > 0 ? options.ranks : checked.ranks,
+                             launch, csv, plot, argv0);
       } catch (const std::invalid_argument& e) {
         std::cerr << "uniference: colltest: " << e.what() << "\n";
         return kExitUsage;
@@ -165,14 +167,17 @@ Command colltest_command() {
       colltest_op_help() +
       "\n"
       "--algorithm, --attribute: the algorithm (and its ns-3 Attributes) to\n"
-      "  run instead of the scenario's; --preset gloo|nccl|auto: the preset\n"
+      "  run instead of the scenario's; --preset NAME (gloo,\n"
+      "  gloo-receive-first, nccl, auto): the preset\n"
       "  that chooses for every size instead of the scenario's /collectives\n"
       "--ranks (default: the scenario's), --min-bytes and --max-bytes (64K,\n"
       "  1M, 2G or bytes; default 1K and 1M), --step-factor (default 2),\n"
       "  --warmup (default 1), --iters (default 3)\n"
       "--backend gloo|nccl: the same sweep for real, --ranks processes on\n"
       "  this host (CPU float32 tensors), not the scenario's network; or one\n"
-      "  in each of --netns NS1,NS2,... (with --master-addr, as launch)\n"
+      "  in each of --netns NS1,NS2,... (with --master-addr, as launch);\n"
+      "  --exchanges stock|receive-first as launch; the algorithm column names\n"
+      "  the preset that simulates what ran (gloo, gloo-receive-first, nccl)\n"
       "--csv FILE: op,ranks,bytes,algorithm,time_s,algbw_GBps,busbw_GBps\n"
       "--plot FILE.png: bus bandwidth against size, through gnuplot\n"
       "--out DIR: where the pcap files and flowmon.xml go that the\n"
@@ -183,7 +188,8 @@ Command colltest_command() {
            "[--preset NAME] [--ranks N] [--min-bytes B] [--max-bytes B]\n"
            "[--step-factor F] [--warmup N] [--iters N] [--csv FILE] [--plot FILE.png]\n"
            "[--out DIR]\n"
-           "[--backend gloo|nccl [--netns NS1,... --master-addr HOST]]\n"
+           "[--backend gloo|nccl [--exchanges stock|receive-first]\n"
+           " [--netns NS1,... --master-addr HOST]]\n"
            "[--set POINTER=VALUE]..."},
           {{"colltest SCENARIO.json", about}},
           colltest_main};

@@ -24,8 +24,8 @@ int launch_main(const std::vector<std::string>& args, const char* argv0) {
         const std::string& v = value();
         timeout_s = std::stod(v);
         options.deploy_args.insert(options.deploy_args.end(), {a, v});
-      } else if (a == "--backend" || a == "--rendezvous-timeout" || a == "--out" || a == "--set" ||
-                 a == "--job") {
+      } else if (a == "--backend" || a == "--exchanges" || a == "--rendezvous-timeout" ||
+                 a == "--out" || a == "--set" || a == "--job") {
         const std::string& v = value();
         options.deploy_args.insert(options.deploy_args.end(), {a, v});
       } else if (a == "--quiet") options.deploy_args.push_back(a);
@@ -46,7 +46,8 @@ int launch_main(const std::vector<std::string>& args, const char* argv0) {
 Command launch_command() {
   return {"launch",
           {"(-n N | --netns NS1,NS2,...) SCENARIO.json [--master-addr HOST]\n"
-            "[--master-port PORT] [--backend gloo|nccl] [--timeout S]\n"
+            "[--master-port PORT] [--backend gloo|nccl] [--exchanges stock|receive-first]\n"
+            "[--timeout S]\n"
             "[--rendezvous-timeout S] [--out DIR] [--set POINTER=VALUE]... [--job NAME]\n"
             "[--quiet]"},
           {{"launch SCENARIO.json",
@@ -61,7 +62,10 @@ Command launch_command() {
             "to join (default 60); a rank that fails names the lost peer, and\n"
             "launch exits with the first failing rank's code (uniference-deploy\n"
             "--help). --job NAME deploys one job of a scenario of several (/jobs)\n"
-            "as it would be alone"}},
+            "as it would be alone. --exchanges: how Gloo's all-to-all and 2-rank\n"
+            "all-gather run, receive-first (default) or stock (as torch.distributed\n"
+            "runs them); results.json's `collectives` names the preset to simulate\n"
+            "it with"}},
           launch_main};
 }
 

@@ -42,7 +42,7 @@ std::string run_deploy_colltest(const ColltestOptions& colltest, const DeployOpt
       elapsed.push_back(nlohmann::json::parse(part).get<std::vector<std::vector<int64_t>>>());
     }
     const std::vector<ColltestRow> rows = sweep_rows(
-        colltest, world, sizes, elapsed, [&](uint64_t) { return session.backend(); });
+        colltest, world, sizes, elapsed, [&](uint64_t) { return session.collective_preset(); });
     std::cout << colltest_table(rows);
     if (!csv.empty()) write_file_atomically(csv, colltest_csv(rows));
     if (!plot.empty()) plot_colltest(rows, plot, session.backend());

@@ -115,6 +115,7 @@ std::string run_deploy_rank(const Scenario& scenario, const CheckedCompute& chec
     }
     RunRecord own = timeline.record();
     own.deployed_on = session.backend();
+    own.deployed_collectives = session.collective_preset();
     const std::vector<std::string> parts =
         session.gather_at_zero("record", record_to_json(own).dump());
     if (rank == 0) {

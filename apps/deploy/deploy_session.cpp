@@ -29,7 +29,7 @@ std::string DeploySession::open() {
     placement.address = local_address_toward(rendezvous.master_addr, rendezvous.master_port);
     store_ = open_store(rendezvous, rank, world);
     watch_ = std::make_unique<PeerWatch>(rendezvous, rank, world);
-    comm_ = backend.make(store_, placement, options_.timeout);
+    comm_ = backend.make(store_, placement, CommOptions{options_.timeout, options_.exchanges});
   } catch (const std::exception& e) {
     return who_ + first_line(e.what());
   }

@@ -20,6 +20,7 @@ struct DeployOptions {
   RankPlacement placement;
   // Bounds every communication call, and how long rank 0 waits for the others at the end.
   std::chrono::milliseconds timeout{120000};
+  GlooExchanges exchanges = GlooExchanges::kReceiveFirst;
   std::string out_dir;  // rank 0 writes the merged outputs here, rank r also rank<r>/
   bool progress = true;
 };
@@ -38,6 +39,8 @@ class DeploySession {
   std::shared_ptr<Comm> world() const { return comm_; }
   c10d::Store& store() const { return *store_; }
   const std::string& backend() const { return backend_; }
+  // The collective preset that models what this rank's communicator runs.
+  std::string collective_preset() const { return deployed_preset(backend_, options_.exchanges); }
 
   // Runs `work`; "" when it completed, else what went wrong, naming this rank and the lost
   // peer when a peer was lost.

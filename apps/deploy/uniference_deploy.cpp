@@ -26,7 +26,8 @@ namespace {
 constexpr int kExitRuntime = 1;
 constexpr int kExitUsage = 2;
 
-const char* kUsage = R"(usage: uniference-deploy SCENARIO.json [--backend gloo|nccl] [--rank R] [--world-size N]
+const char* kUsage = R"(usage: uniference-deploy SCENARIO.json [--backend gloo|nccl] [--exchanges stock|receive-first]
+                         [--rank R] [--world-size N]
                          [--local-rank L] [--master-addr HOST] [--master-port PORT]
                          [--rendezvous-timeout SECONDS] [--timeout SECONDS]
                          [--out DIR] [--set POINTER=VALUE]... [--job NAME] [--quiet]
@@ -64,6 +65,13 @@ The place of this process, as torchrun gives it (flags override the environment)
 
 options:
   --backend NAME              gloo (default) or nccl
+  --exchanges HOW             gloo: how all-to-all, and all-gather on two ranks, run:
+                              receive-first (default; every receive posted before any send,
+                              both directions of a pair at once) or stock (Gloo's own
+                              schedules, as torch.distributed runs them: a pair's send first,
+                              its two directions often one after the other). results.json's
+                              `collectives` and colltest's algorithm column name the preset
+                              that simulates it (gloo-receive-first or gloo)
   --rendezvous-timeout S      how long ranks wait for each other to join (default 60)
   --timeout S                 how long any communication call may take before the rank
                               gives up, naming the lost peer (default 120)
@@ -110,7 +118,7 @@ int main(int argc, char** argv) {
   uniference::DeployOptions options;
   uniference::ColltestOptions colltest;
   uniference::NetworkProfileOptions netprofile;
-  bool colltest_mode = false, netprofile_mode = false;
+  bool colltest_mode = false, netprofile_mode = false, exchanges_given = false;
   std::string scenario_path, csv, plot, job;
   std::vector<std::string> overrides;
   try {
@@ -124,6 +132,10 @@ int main(int argc, char** argv) {
     uniference::for_each_argument(args, colltest_mode || netprofile_mode ? 1 : 0, [&](const std::string& a,
                                                                                 const auto& value) {
       if (a == "--backend") options.backend = value();
+      else if (a == "--exchanges") {
+        options.exchanges = uniference::parse_exchanges(value());
+        exchanges_given = true;
+      }
       else if (a == "--rank") rank = value();
       else if (a == "--world-size") world = value();
       else if (a == "--local-rank") local_rank = value();
@@ -164,6 +176,10 @@ int main(int argc, char** argv) {
       throw std::invalid_argument("RANK " + rank + " is not in a world of " + world);
     }
     uniference::deploy_backends().at(options.backend);
+    if (exchanges_given && options.backend != "gloo") {
+      throw std::invalid_argument("--exchanges is for the gloo backend; " + options.backend +
+                                  " runs its own schedules");
+    }
     if (colltest_mode) uniference::check_colltest(colltest, options.placement.world);
   } catch (const uniference::HelpRequested&) {
     std::cout << kUsage;

@@ -13,8 +13,9 @@ std::vector<ScenarioKey> collectives_keys() {
                   R"({"type": "object", "additionalProperties": false})")
           .defaults_to("`{}`"),
       ScenarioKey("/collectives/preset", "a [collective preset](#collectives)",
-                  "Chooses for every operation and size what a library runs (`gloo`, `nccl`) or "
-                  "what the cost model predicts fastest (`auto`); see `docs/collectives.md`.")
+                  "Chooses for every operation and size what a library runs (`gloo`, `nccl`), what "
+                  "the project's Gloo deployment runs (`gloo-receive-first`), or what the cost "
+                  "model predicts fastest (`auto`); see `docs/collectives.md`.")
           .defaults_to("none"),
       ScenarioKey("/collectives/timeout", "string, [duration](#durations)",
                   "How long a blocking call (a collective, a receive) may wait in simulated time "

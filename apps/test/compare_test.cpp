@@ -103,6 +103,32 @@ TEST(Compare, OneMeasurementPredictsAnotherCaseByCase) {
                std::invalid_argument);
 }
 
+// A measured case whose algorithm column names a collective preset (a deployment's colltest, the
+// Python sweep) is simulated by that preset; --preset on the command line overrides every row.
+TEST(Compare, ACaseNamingAPresetRunsThatPreset) {
+  TestDir dir;
+  const CheckedScenario scenario =
+      check_scenario(load_scenario(std::string(UNIFERENCE_SCENARIOS_DIR) + "/quickstart.json", {}));
+  write(dir / "deployed.csv",
+        "op,ranks,bytes,algorithm,time_s\n"
+        "all_to_all,2,65536,gloo,0.01\n"
+        "all_to_all,2,65536,gloo-receive-first,0.01\n"
+        "all_to_all,2,65536,mystery,0.01\n");
+  ColltestOptions options;
+  options.iters = 1;
+  const std::vector<ComparedCase> cases =
+      compare_measurements(scenario, read_measurements(dir / "deployed.csv"), options);
+  ASSERT_EQ(cases.size(), 3u);
+  EXPECT_EQ(cases[0].algorithm, "gloo/gloo");
+  EXPECT_EQ(cases[1].algorithm, "gloo-receive-first/gloo");
+  // Not a preset: the scenario's own choice (quickstart names none: the default algorithm).
+  EXPECT_EQ(cases[2].algorithm, "direct");
+  options.preset = "nccl";
+  for (const ComparedCase& c : compare_measurements(scenario, read_measurements(dir / "deployed.csv"), options)) {
+    EXPECT_EQ(c.algorithm, "direct");  // NCCL's grouped point-to-point
+  }
+}
+
 // The simulator's own sweep, read back as measurements, compares with no error at all: the
 // comparison simulates exactly the measured sizes, and the simulation is deterministic.
 TEST(Compare, TheSimulatorsOwnSweepHasNoError) {

@@ -51,6 +51,7 @@ struct StrategyCase {
   std::string scenario;    // shipped scenario it varies
   json parallel;           // its /parallel
   int ranks;
+  std::string exchanges = "";  // launch's --exchanges, if any
 };
 
 std::ostream& operator<<(std::ostream& out, const StrategyCase& c) { return out << c.name; }
@@ -76,12 +77,14 @@ TEST_P(DeployedTokens, EqualTheSimulatedAndTheSingleDeviceRuns) {
                 &out, &err), 0) << err;
   ASSERT_EQ(run(dir, "single", {kUniference, "run", dir / "single.json", "--out", dir / "single", "--quiet"},
                 &out, &err), 0) << err;
-  ASSERT_EQ(run(dir, "deploy", {kUniference, "launch", "-n", std::to_string(c.ranks), dir / "scenario.json",
-                                "--out", dir / "deploy", "--quiet", "--timeout", "60"},
-                &out, &err), 0) << out << err;
+  std::vector<std::string> launch = {kUniference, "launch", "-n", std::to_string(c.ranks), dir / "scenario.json",
+                                     "--out", dir / "deploy", "--quiet", "--timeout", "60"};
+  if (!c.exchanges.empty()) launch.insert(launch.end(), {"--exchanges", c.exchanges});
+  ASSERT_EQ(run(dir, "deploy", launch, &out, &err), 0) << out << err;
 
   const json deployed = read_json(dir / "deploy/results.json");
   EXPECT_EQ(deployed.at("backend"), "gloo");
+  EXPECT_EQ(deployed.at("collectives"), c.exchanges == "stock" ? "gloo" : "gloo-receive-first");
   EXPECT_EQ(deployed.at("ranks").size(), size_t(c.ranks));
   const auto tokens = tokens_per_prompt(deployed);
   EXPECT_EQ(tokens, tokens_per_prompt(read_json(dir / "sim/results.json")));
@@ -116,7 +119,11 @@ INSTANTIATE_TEST_SUITE_P(
         StrategyCase{"tp2_dp2", "dp.json", {{"strategy", "tp"}, {"tp", 2}, {"dp", 2}}, 4},
         StrategyCase{"ep2_decomposed", "moe-ep.json",
                      {{"strategy", "ep"}, {"ep", 2}, {"dispatch", "decomposed"}}, 2},
-        StrategyCase{"ep4_bsp", "moe-ep.json", {{"strategy", "ep"}, {"ep", 4}, {"dispatch", "bsp"}}, 4}),
+        StrategyCase{"ep4_bsp", "moe-ep.json", {{"strategy", "ep"}, {"ep", 4}, {"dispatch", "bsp"}}, 4},
+        // Gloo's own all-to-all and 2-rank all-gather, as torch.distributed runs them.
+        StrategyCase{"ep2_stock", "moe-ep.json", {{"strategy", "ep"}, {"ep", 2}, {"dispatch", "bsp"}}, 2,
+                     "stock"},
+        StrategyCase{"voltage2_stock", "voltage.json", {{"strategy", "voltage"}, {"sp", 2}}, 2, "stock"}),
     [](const ::testing::TestParamInfo<StrategyCase>& info) { return info.param.name; });
 
 // Serving deployed: the driver's plans, the ragged steps and greedy_next's all-gather over
@@ -356,7 +363,7 @@ TEST(RealColltest, SweepsOnGlooProcessesInTheSimulatorsRows) {
     std::getline(fields, algbw, ','), std::getline(fields, busbw, ',');
     EXPECT_EQ(op, "all_reduce");
     EXPECT_EQ(ranks, "2");
-    EXPECT_EQ(algorithm, "gloo");
+    EXPECT_EQ(algorithm, "gloo-receive-first");  // the preset that simulates the default deployment
     sizes.push_back(std::stoull(bytes));
     const double seconds = std::stod(time);
     EXPECT_GT(seconds, 0);
@@ -366,6 +373,35 @@ TEST(RealColltest, SweepsOnGlooProcessesInTheSimulatorsRows) {
   }
   EXPECT_EQ(sizes, (std::vector<uint64_t>{4096, 8192, 16384}));
   EXPECT_NE(out.find("[rank 0] "), std::string::npos) << out;
+}
+
+TEST(RealColltest, StockExchangesNameThePresetThatSimulatesThem) {
+  TestDir dir;
+  std::string out, err;
+  const int code = run(dir, "colltest",
+                       {kUniference, "colltest", kScenarios + "/quickstart.json", "--backend", "gloo",
+                        "--exchanges", "stock", "--ranks", "2", "--op", "all_to_all", "--min-bytes", "4K",
+                        "--max-bytes", "4K", "--iters", "1", "--csv", dir / "sweep.csv"},
+                       &out, &err);
+  ASSERT_EQ(code, 0) << out << err;
+  std::ifstream csv(dir / "sweep.csv");
+  std::string header, line;
+  std::getline(csv, header);
+  std::getline(csv, line);
+  EXPECT_EQ(line.rfind("all_to_all,2,4096,gloo,", 0), 0u) << line;
+}
+
+TEST(DeployBinary, ExchangesTakeTwoNamesAndOnlyOnGloo) {
+  TestDir dir;
+  std::string err;
+  EXPECT_EQ(run(dir, "bad", {kDeploy, kScenarios + "/quickstart.json", "--exchanges", "sideways"}, nullptr, &err), 2);
+  EXPECT_NE(err.find("--exchanges must be stock or receive-first, found 'sideways'"), std::string::npos) << err;
+  EXPECT_EQ(run(dir, "nccl", {kDeploy, kScenarios + "/quickstart.json", "--backend", "nccl", "--exchanges", "stock"},
+                nullptr, &err), 2);
+  EXPECT_NE(err.find("--exchanges is for the gloo backend"), std::string::npos) << err;
+  EXPECT_EQ(run(dir, "sim", {kUniference, "colltest", kScenarios + "/quickstart.json", "--exchanges", "stock"},
+                nullptr, &err), 2);
+  EXPECT_NE(err.find("need --backend"), std::string::npos) << err;
 }
 
 TEST(ProfileNetwork, PingPongsTwoRanksAndWritesTheProfile) {

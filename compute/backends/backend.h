@@ -26,19 +26,40 @@ struct RankPlacement {
   std::string address;
 };
 
+// How a Gloo communicator runs all-to-all, and all-gather on a group of two: `stock` as
+// torch.distributed does (Gloo's own schedules, a pair's send posted before its receive), or
+// `receive-first` (every receive posted before any send, so both directions of a pair move at
+// once; docs/collectives-backends.md 1.1).
+enum class GlooExchanges { kReceiveFirst, kStock };
+
+// "receive-first" or "stock".
+const char* exchanges_name(GlooExchanges exchanges);
+// The inverse; throws std::invalid_argument naming the choices.
+GlooExchanges parse_exchanges(const std::string& text);
+
+// How a communicator runs, beyond where its rank stands.
+struct CommOptions {
+  // Bounds every operation: one that has not completed by then throws, naming the operation
+  // (and the peer, where there is one).
+  std::chrono::milliseconds timeout{120000};
+  GlooExchanges exchanges = GlooExchanges::kReceiveFirst;  // gloo only
+};
+
 struct DeployBackend {
   std::string name;
   std::string description;
   // Empty when this build, on this machine, can run the backend; else why not (for the
   // error a user sees and for tests to report as their reason to skip).
   std::function<std::string()> unavailable;
-  // The world communicator. `timeout` bounds every operation: one that has not completed
-  // by then throws, naming the operation (and the peer, where there is one).
+  // The world communicator.
   std::function<std::unique_ptr<Comm>(const c10::intrusive_ptr<c10d::Store>& store,
-                                      const RankPlacement& placement,
-                                      std::chrono::milliseconds timeout)>
+                                      const RankPlacement& placement, const CommOptions& options)>
       make;
 };
+
+// The collective preset that models what a deployment on `backend` runs: `gloo` (stock
+// exchanges), `gloo-receive-first`, or `nccl`.
+std::string deployed_preset(const std::string& backend, GlooExchanges exchanges);
 
 // gloo always; nccl in every build, unavailable where CUDA or NCCL was not found at build
 // time or no GPU is visible.

@@ -106,8 +106,12 @@ std::vector<at::Tensor> blocks(const at::Tensor& tensor, int count) {
 class GlooComm final : public Comm {
  public:
   GlooComm(c10::intrusive_ptr<c10d::Store> store, int rank, int size,
-           c10::intrusive_ptr<c10d::ProcessGroupGloo::Options> options)
-      : store_(std::move(store)), options_(std::move(options)), rank_(rank), size_(size) {
+           c10::intrusive_ptr<c10d::ProcessGroupGloo::Options> options, GlooExchanges exchanges)
+      : store_(std::move(store)),
+        options_(std::move(options)),
+        rank_(rank),
+        size_(size),
+        exchanges_(exchanges) {
     try {
       group_ = c10::make_intrusive<c10d::ProcessGroupGloo>(store_, rank, size, options_);
     } catch (const std::exception& e) {
@@ -195,7 +199,7 @@ class GlooComm final : public Comm {
     require_cpu(input, OpType::kAllGather);
     require_cpu(output, OpType::kAllGather);
     Landing landing = landing_for(output);
-    if (size_ == 2) {
+    if (size_ == 2 && exchanges_ == GlooExchanges::kReceiveFirst) {
       // Gloo's ring on a pair is an exchange that races (see exchange); this one does not.
       const at::Tensor mine = input.contiguous().view(-1);
       const std::vector<at::Tensor> slots = blocks(landing.buffer.view(-1), size_);
@@ -344,7 +348,7 @@ class GlooComm final : public Comm {
 
   // The tag of the next exchange: every rank of the group takes the same one, since every
   // rank runs the group's collectives in the same order.
-  int next_exchange_tag() { return kExchangeTag + int(exchanges_++ % kExchangeTags); }
+  int next_exchange_tag() { return kExchangeTag + int(exchanges_posted_++ % kExchangeTags); }
 
   // Gloo's alltoall (gloo/alltoall.cc) posts its send to rank + i before its receive from
   // rank - i, and so does its ring all-gather on a pair. On Gloo's TCP pair a receive's ready
@@ -383,6 +387,13 @@ class GlooComm final : public Comm {
                                   std::to_string(in[size_t(rank_)]) + " of them in its output");
     }
     Landing landing = landing_for(output);
+    if (exchanges_ == GlooExchanges::kStock) {
+      // Gloo's alltoall, or alltoallv with splits (rows along dim 0), as all_to_all_single.
+      at::Tensor source = input.contiguous();
+      c10d::AllToAllOptions options;
+      return track(group_->alltoall_base(landing.buffer, source, output_splits, input_splits, options),
+                   op_name(OpType::kAllToAll), {source, landing.buffer}, landing.copy_back);
+    }
     const at::Tensor source = input.contiguous().view(-1);
     const std::vector<at::Tensor> incoming = landing.buffer.view(-1).split_with_sizes(in);
     const std::vector<at::Tensor> outgoing = source.split_with_sizes(out);
@@ -418,8 +429,9 @@ class GlooComm final : public Comm {
   c10::intrusive_ptr<c10d::ProcessGroupGloo> group_;
   int rank_;
   int size_;
+  GlooExchanges exchanges_;
   int splits_ = 0;
-  uint64_t exchanges_ = 0;  // exchanges so far, for their tags
+  uint64_t exchanges_posted_ = 0;  // exchanges so far, for their tags
   static constexpr int kExchangeTag = 1 << 30;
   static constexpr int kExchangeTags = 1 << 30;
 };
@@ -435,7 +447,7 @@ std::shared_ptr<Comm> GlooComm::split(const std::vector<int>& ranks) {
     }
     if (ranks[i] == rank_) {
       auto store = c10::make_intrusive<c10d::PrefixStore>(prefix, store_);
-      return std::make_shared<GlooComm>(store, int(i), int(ranks.size()), options_);
+      return std::make_shared<GlooComm>(store, int(i), int(ranks.size()), options_, exchanges_);
     }
   }
   return nullptr;
@@ -445,14 +457,15 @@ std::shared_ptr<Comm> GlooComm::split(const std::vector<int>& ranks) {
 
 std::unique_ptr<Comm> make_gloo_comm(const c10::intrusive_ptr<c10d::Store>& store,
                                      const RankPlacement& placement,
-                                     std::chrono::milliseconds timeout) {
+                                     std::chrono::milliseconds timeout,
+                                     GlooExchanges exchanges) {
   auto options = c10d::ProcessGroupGloo::Options::create(timeout);
   options->devices.push_back(placement.address.empty()
                                  ? c10d::ProcessGroupGloo::createDefaultDevice()
                                  : c10d::ProcessGroupGloo::createDeviceForHostname(placement.address));
   options->threads = 2;  // as torch.distributed sets it for one device
   auto world = c10::make_intrusive<c10d::PrefixStore>("world/", store);
-  return std::make_unique<GlooComm>(world, placement.rank, placement.world, options);
+  return std::make_unique<GlooComm>(world, placement.rank, placement.world, options, exchanges);
 }
 
 }  // namespace uniference

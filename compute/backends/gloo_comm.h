@@ -12,12 +12,14 @@ namespace uniference {
 // Gloo has no reduce-scatter in PyTorch 1.13: GlooComm composes it as an all-reduce of the
 // whole input, of which each rank keeps its block.
 //
-// All-to-all, and all-gather on a group of two, are not Gloo's own schedules, which post a
-// pair's send before its receive and then run the pair's two directions one after the
-// other: GlooComm posts every receive first, then every send, over ProcessGroupGloo's
-// point-to-point calls on tags from 2^30 (send and recv take user tags below 2^30).
+// All-to-all, and all-gather on a group of two, run `exchanges`: stock, Gloo's own schedules
+// as torch.distributed calls them, which post a pair's send before its receive and so may run
+// the pair's two directions one after the other; or receive-first (the default), every
+// receive posted first, then every send, over ProcessGroupGloo's point-to-point calls on tags
+// from 2^30 (send and recv take user tags below 2^30).
 std::unique_ptr<Comm> make_gloo_comm(const c10::intrusive_ptr<c10d::Store>& store,
                                      const RankPlacement& placement,
-                                     std::chrono::milliseconds timeout);
+                                     std::chrono::milliseconds timeout,
+                                     GlooExchanges exchanges = GlooExchanges::kReceiveFirst);
 
 }  // namespace uniference

@@ -14,6 +14,7 @@ namespace {
 using namespace std::chrono_literals;
 
 using test::run_world;
+using test::kBothExchanges;
 
 at::Tensor filled(std::vector<int64_t> shape, double value) {
   return at::full(shape, value, at::kFloat);
@@ -55,16 +56,20 @@ TEST(GlooComm, AllGatherAndReduceScatterUseBlocksAlongDimZero) {
 }
 
 TEST(GlooComm, AllGatherOnTwoRanksExchangesTheBlocks) {
-  // Two ranks take GlooComm's exchange instead of Gloo's ring; the result is the same.
-  run_world(2, [](Comm& comm) {
-    const double r = comm.rank();
-    at::Tensor mine = at::arange(6, at::kFloat).view({3, 2}) + 10 * r;
-    at::Tensor all = at::zeros({2, 6}, at::kFloat).t();  // [6, 2], not contiguous
-    comm.all_gather(all, mine);
-    for (int j = 0; j < 2; ++j) {
-      EXPECT_TRUE(at::equal(all.narrow(0, 3 * j, 3), at::arange(6, at::kFloat).view({3, 2}) + 10 * j));
-    }
-  });
+  // Two ranks take GlooComm's exchange (receive-first) or Gloo's ring (stock); the result is
+  // the same.
+  for (GlooExchanges exchanges : kBothExchanges) {
+    SCOPED_TRACE(exchanges_name(exchanges));
+    run_world(2, [](Comm& comm) {
+      const double r = comm.rank();
+      at::Tensor mine = at::arange(6, at::kFloat).view({3, 2}) + 10 * r;
+      at::Tensor all = at::zeros({2, 6}, at::kFloat).t();  // [6, 2], not contiguous
+      comm.all_gather(all, mine);
+      for (int j = 0; j < 2; ++j) {
+        EXPECT_TRUE(at::equal(all.narrow(0, 3 * j, 3), at::arange(6, at::kFloat).view({3, 2}) + 10 * j));
+      }
+    }, std::chrono::milliseconds(20000), exchanges);
+  }
 }
 
 TEST(GlooComm, RootedOperations) {
@@ -110,63 +115,70 @@ TEST(GlooComm, GatherVConcatenatesEveryRanksRowsAtTheRoot) {
 }
 
 TEST(GlooComm, AllToAllEqualAndSplitBlocks) {
-  run_world(3, [](Comm& comm) {
-    const int n = comm.size();
-    const int r = comm.rank();
-    at::Tensor input = at::empty({n, 2}, at::kFloat);
-    for (int j = 0; j < n; ++j) input[j].fill_(10.0 * r + j);  // block j goes to rank j
-    at::Tensor output = at::empty({n, 2}, at::kFloat);
-    comm.all_to_all(output, input);
-    for (int j = 0; j < n; ++j) EXPECT_TRUE(at::equal(output[j], filled({2}, 10.0 * j + r)));
+  // Receive-first exchanges, or Gloo's own alltoall and alltoallv (stock): the same blocks land.
+  for (GlooExchanges exchanges : kBothExchanges) {
+    SCOPED_TRACE(exchanges_name(exchanges));
+    run_world(3, [](Comm& comm) {
+      const int n = comm.size();
+      const int r = comm.rank();
+      at::Tensor input = at::empty({n, 2}, at::kFloat);
+      for (int j = 0; j < n; ++j) input[j].fill_(10.0 * r + j);  // block j goes to rank j
+      at::Tensor output = at::empty({n, 2}, at::kFloat);
+      comm.all_to_all(output, input);
+      for (int j = 0; j < n; ++j) EXPECT_TRUE(at::equal(output[j], filled({2}, 10.0 * j + r)));
 
-    // Rank r sends j + 1 rows to rank j, each row 100 r + j; so rank r gets r + 1 rows from each.
-    std::vector<int64_t> in_splits, out_splits;
-    std::vector<at::Tensor> rows;
-    for (int j = 0; j < n; ++j) {
-      in_splits.push_back(j + 1);
-      out_splits.push_back(r + 1);
-      rows.push_back(filled({j + 1, 1}, 100.0 * r + j));
-    }
-    at::Tensor sent = at::cat(rows);
-    at::Tensor got = at::empty({n * (r + 1), 1}, at::kFloat);
-    comm.all_to_all_v(got, sent, out_splits, in_splits);
-    for (int j = 0; j < n; ++j) {
-      EXPECT_TRUE(at::equal(got.narrow(0, j * (r + 1), r + 1), filled({r + 1, 1}, 100.0 * j + r)));
-    }
-  });
+      // Rank r sends j + 1 rows to rank j, each row 100 r + j; so rank r gets r + 1 rows from each.
+      std::vector<int64_t> in_splits, out_splits;
+      std::vector<at::Tensor> rows;
+      for (int j = 0; j < n; ++j) {
+        in_splits.push_back(j + 1);
+        out_splits.push_back(r + 1);
+        rows.push_back(filled({j + 1, 1}, 100.0 * r + j));
+      }
+      at::Tensor sent = at::cat(rows);
+      at::Tensor got = at::empty({n * (r + 1), 1}, at::kFloat);
+      comm.all_to_all_v(got, sent, out_splits, in_splits);
+      for (int j = 0; j < n; ++j) {
+        EXPECT_TRUE(at::equal(got.narrow(0, j * (r + 1), r + 1), filled({r + 1, 1}, 100.0 * j + r)));
+      }
+    }, std::chrono::milliseconds(20000), exchanges);
+  }
 }
 
 TEST(GlooComm, AllToAllVSkipsEmptyBlocksAndKeepsPointToPointApart) {
-  run_world(4, [](Comm& comm) {
-    const int n = comm.size();
-    const int r = comm.rank();
-    // Rank r sends (r + j) % 3 rows to rank j, each row 10 r + j: some blocks are empty.
-    std::vector<int64_t> in_splits, out_splits;
-    std::vector<at::Tensor> rows;
-    for (int j = 0; j < n; ++j) {
-      in_splits.push_back((r + j) % 3);
-      out_splits.push_back((j + r) % 3);
-      rows.push_back(filled({(r + j) % 3, 2}, 10.0 * r + j));
-    }
-    at::Tensor sent = at::cat(rows);
-    int64_t received = 0;
-    for (int64_t s : out_splits) received += s;
-    // A point-to-point message to the next rank is in flight across the exchange.
-    at::Tensor note = filled({3}, r);
-    WorkPtr noted = comm.isend(note, (r + 1) % n, /*tag=*/0);
-    at::Tensor got = at::empty({received, 2}, at::kFloat);
-    comm.all_to_all_v(got, sent, out_splits, in_splits);
-    int64_t row = 0;
-    for (int j = 0; j < n; ++j) {
-      EXPECT_TRUE(at::equal(got.narrow(0, row, out_splits[size_t(j)]),
-                            filled({out_splits[size_t(j)], 2}, 10.0 * j + r)));
-      row += out_splits[size_t(j)];
-    }
-    at::Tensor heard = at::empty({3}, at::kFloat);
-    comm.recv(heard, (r + n - 1) % n, 0);
-    noted->wait();
-    EXPECT_TRUE(at::equal(heard, filled({3}, (r + n - 1) % n)));
-  });
+  for (GlooExchanges exchanges : kBothExchanges) {
+    SCOPED_TRACE(exchanges_name(exchanges));
+    run_world(4, [](Comm& comm) {
+      const int n = comm.size();
+      const int r = comm.rank();
+      // Rank r sends (r + j) % 3 rows to rank j, each row 10 r + j: some blocks are empty.
+      std::vector<int64_t> in_splits, out_splits;
+      std::vector<at::Tensor> rows;
+      for (int j = 0; j < n; ++j) {
+        in_splits.push_back((r + j) % 3);
+        out_splits.push_back((j + r) % 3);
+        rows.push_back(filled({(r + j) % 3, 2}, 10.0 * r + j));
+      }
+      at::Tensor sent = at::cat(rows);
+      int64_t received = 0;
+      for (int64_t s : out_splits) received += s;
+      // A point-to-point message to the next rank is in flight across the exchange.
+      at::Tensor note = filled({3}, r);
+      WorkPtr noted = comm.isend(note, (r + 1) % n, /*tag=*/0);
+      at::Tensor got = at::empty({received, 2}, at::kFloat);
+      comm.all_to_all_v(got, sent, out_splits, in_splits);
+      int64_t row = 0;
+      for (int j = 0; j < n; ++j) {
+        EXPECT_TRUE(at::equal(got.narrow(0, row, out_splits[size_t(j)]),
+                              filled({out_splits[size_t(j)], 2}, 10.0 * j + r)));
+        row += out_splits[size_t(j)];
+      }
+      at::Tensor heard = at::empty({3}, at::kFloat);
+      comm.recv(heard, (r + n - 1) % n, 0);
+      noted->wait();
+      EXPECT_TRUE(at::equal(heard, filled({3}, (r + n - 1) % n)));
+    }, std::chrono::milliseconds(20000), exchanges);
+  }
 }
 
 TEST(GlooComm, RefusesSplitsThatDoNotFitAndTagsItKeepsForItself) {

@@ -10,7 +10,8 @@
 
 namespace uniference::test {
 
-void run_world(int n, const std::function<void(Comm&)>& fn, std::chrono::milliseconds timeout) {
+void run_world(int n, const std::function<void(Comm&)>& fn, std::chrono::milliseconds timeout,
+               GlooExchanges exchanges) {
   using namespace std::chrono_literals;
   c10d::TCPStoreOptions server;
   server.port = 0;  // any free port
@@ -26,7 +27,7 @@ void run_world(int n, const std::function<void(Comm&)>& fn, std::chrono::millise
       client.isServer = false;
       auto store = c10::make_intrusive<c10d::TCPStore>("127.0.0.1", client);
       std::unique_ptr<Comm> comm =
-          make_gloo_comm(store, RankPlacement{r, n, 0, "127.0.0.1"}, timeout);
+          make_gloo_comm(store, RankPlacement{r, n, 0, "127.0.0.1"}, timeout, exchanges);
       fn(*comm);
     }));
   }

@@ -10,6 +10,7 @@
 #include "collective-registry.h"
 #include "tree-collectives.h"
 
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
@@ -169,15 +170,23 @@ GlooAllReduce::BuildProgram(uint32_t index, CollectiveProgram& program) const
 TypeId
 GlooAllGather::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::GlooAllGather")
-                            .SetParent<ScheduledCollective>()
-                            .SetGroupName("Uniference")
-                            .AddConstructor<GlooAllGather>();
+    static TypeId tid =
+        TypeId("ns3::GlooAllGather")
+            .SetParent<ScheduledCollective>()
+            .SetGroupName("Uniference")
+            .AddConstructor<GlooAllGather>()
+            .AddAttribute("ReceiveFirst",
+                          "On two participants, exchange the blocks receive first, as the "
+                          "project's GlooComm does, instead of running Gloo's ring.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&GlooAllGather::m_receiveFirst),
+                          MakeBooleanChecker());
     return tid;
 }
 
 GlooAllGather::GlooAllGather()
-    : ScheduledCollective("all_gather")
+    : ScheduledCollective("all_gather"),
+      m_receiveFirst(false)
 {
 }
 
@@ -194,7 +203,7 @@ GlooAllGather::BuildProgram(uint32_t index, CollectiveProgram& program) const
     Step start = program.Local(Region{CollectiveProgram::OUTPUT, index * block, block},
                                Region{CollectiveProgram::INPUT, 0, block},
                                CollectiveProgram::COPY);
-    if (n == 2)
+    if (n == 2 && m_receiveFirst)
     {
         // GlooComm exchanges a pair's blocks instead of running Gloo's ring.
         AddExchange(
@@ -254,15 +263,23 @@ GlooBroadcast::BuildProgram(uint32_t index, CollectiveProgram& program) const
 TypeId
 GlooAllToAll::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::GlooAllToAll")
-                            .SetParent<ScheduledCollective>()
-                            .SetGroupName("Uniference")
-                            .AddConstructor<GlooAllToAll>();
+    static TypeId tid =
+        TypeId("ns3::GlooAllToAll")
+            .SetParent<ScheduledCollective>()
+            .SetGroupName("Uniference")
+            .AddConstructor<GlooAllToAll>()
+            .AddAttribute("ReceiveFirst",
+                          "Post every receive before any send, as the project's GlooComm "
+                          "does, instead of Gloo's send-then-receive per peer.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&GlooAllToAll::m_receiveFirst),
+                          MakeBooleanChecker());
     return tid;
 }
 
 GlooAllToAll::GlooAllToAll()
-    : ScheduledCollective("all_to_all")
+    : ScheduledCollective("all_to_all"),
+      m_receiveFirst(false)
 {
 }
 
@@ -274,12 +291,25 @@ GlooAllToAll::BuildProgram(uint32_t index, CollectiveProgram& program) const
     std::vector<Region> out = Blocks(CollectiveProgram::INPUT, GetSendCounts(index));
     std::vector<Region> in = Blocks(CollectiveProgram::OUTPUT, GetRecvCounts(index));
     program.Local(in[index], out[index], CollectiveProgram::COPY);
-    AddExchange(
-        program,
-        index,
-        n,
-        [&](uint32_t j) { return in[j]; },
-        [&](uint32_t j) { return out[j]; });
+    if (m_receiveFirst)
+    {
+        AddExchange(
+            program,
+            index,
+            n,
+            [&](uint32_t j) { return in[j]; },
+            [&](uint32_t j) { return out[j]; });
+        return;
+    }
+    // Gloo posts every operation before it waits on any; an empty block still goes, as a
+    // header-only message.
+    for (uint32_t k = 1; k < n; ++k)
+    {
+        const uint32_t to = (index + k) % n;
+        const uint32_t from = (index + n - k) % n;
+        program.Send(to, out[to]);
+        program.Recv(from, in[from], CollectiveProgram::COPY);
+    }
 }
 
 } // namespace ns3

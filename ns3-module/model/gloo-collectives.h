@@ -33,7 +33,7 @@ class GlooAllReduce : public ScheduledCollective
 
 /**
  * \ingroup uniference
- * \brief All-gather as the project's Gloo deployment runs it: Gloo's ring (gloo/allgather.cc) towards the next participant that forwards every block in two halves, with at most two sends and two receives in flight; on two participants GlooComm's exchange instead, each receive posted before the send (as GlooAllToAll).
+ * \brief All-gather as Gloo runs it (gloo/allgather.cc): a ring towards the next participant that forwards every block in two halves, each send posted before its receive, with at most two sends and two receives in flight. With ReceiveFirst, two participants run GlooComm's exchange instead (as GlooAllToAll's).
  */
 class GlooAllGather : public ScheduledCollective
 {
@@ -47,6 +47,9 @@ class GlooAllGather : public ScheduledCollective
 
   protected:
     void BuildProgram(uint32_t index, CollectiveProgram& program) const override;
+
+  private:
+    bool m_receiveFirst; //!< ReceiveFirst attribute
 };
 
 /**
@@ -69,10 +72,12 @@ class GlooBroadcast : public ScheduledCollective
 
 /**
  * \ingroup uniference
- * \brief All-to-all (and all-to-all-v) as the project's Gloo deployment runs it (GlooComm,
- * compute/backends/gloo_comm.cpp): every participant posts its receives, from i - 1 first, before
- * any of its sends, to i + 1 first, so every ready notice leaves ahead of the data; empty blocks
- * are neither sent nor received.
+ * \brief All-to-all (and all-to-all-v) as Gloo runs it (gloo/alltoall.cc, alltoallv.cc): for k =
+ * 1 ... n - 1, a send to i + k and then a receive from i - k, all posted before any wait, so on a
+ * pair whose send goes first the peer's ready notice can queue behind data. With ReceiveFirst,
+ * as the project's Gloo deployment runs it (GlooComm, compute/backends/gloo_comm.cpp): every
+ * receive, from i - 1 first, before any send, to i + 1 first, so every ready notice leaves ahead
+ * of the data; empty blocks are neither sent nor received.
  */
 class GlooAllToAll : public ScheduledCollective
 {
@@ -86,6 +91,9 @@ class GlooAllToAll : public ScheduledCollective
 
   protected:
     void BuildProgram(uint32_t index, CollectiveProgram& program) const override;
+
+  private:
+    bool m_receiveFirst; //!< ReceiveFirst attribute
 };
 
 } // namespace ns3

@@ -14,6 +14,7 @@
 #include "ns3/scheduled-collective.h"
 #include "ns3/simulator.h"
 #include "ns3/star-network-helper.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 
@@ -141,7 +142,8 @@ class ScheduleExactnessTestCase : public TestCase
         helper.SetAttribute("Root", UintegerValue(root));
         for (const auto& [name, value] : m_attributes)
         {
-            helper.SetAttribute(name, UintegerValue(value));
+            // As text, which integer and boolean Attributes both read.
+            helper.SetAttribute(name, StringValue(std::to_string(value)));
         }
         Ptr<ScheduledCollective> collective = DynamicCast<ScheduledCollective>(helper.Create());
         NS_TEST_ASSERT_MSG_NE(collective, nullptr, "a scheduled collective");
@@ -275,6 +277,13 @@ class ScheduleExactnessTestSuite : public TestSuite
                         gloo.emplace_back("MessageOverhead", 96);
                         gloo.emplace_back("ReadyBytes", 48);
                         AddTestCase(new ScheduleExactnessTestCase(operation, algorithm, n, gloo));
+                    }
+                    // The receive-first exchanges, where the algorithm has them.
+                    if (tid.LookupAttributeByName("ReceiveFirst", &info))
+                    {
+                        auto receiveFirst = attributes;
+                        receiveFirst.emplace_back("ReceiveFirst", 1);
+                        AddTestCase(new ScheduleExactnessTestCase(operation, algorithm, n, receiveFirst));
                     }
                     // Pieces of three elements and two channels, where the algorithm has them.
                     if (tid.LookupAttributeByName("ChunkBytes", &info))
