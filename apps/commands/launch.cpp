@@ -46,10 +46,9 @@ int launch_main(const std::vector<std::string>& args, const char* argv0) {
 Command launch_command() {
   return {"launch",
           {"(-n N | --netns NS1,NS2,...) SCENARIO.json [--master-addr HOST]\n"
-            "[--master-port PORT] [--backend gloo|nccl] [--exchanges stock|receive-first]\n"
-            "[--timeout S]\n"
-            "[--rendezvous-timeout S] [--out DIR] [--set POINTER=VALUE]... [--job NAME]\n"
-            "[--quiet]"},
+            "[--master-port PORT] [--backend gloo|nccl] [--timeout S]\n"
+            "[--exchanges stock|receive-first] [--rendezvous-timeout S] [--out DIR]\n"
+            "[--set POINTER=VALUE]... [--job NAME] [--quiet]"},
           {{"launch SCENARIO.json",
             "deploy for real: start the scenario's ranks as uniference-deploy\n"
             "processes on this host (-n N), or one in each network namespace\n"

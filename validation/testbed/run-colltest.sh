@@ -11,10 +11,13 @@
 #   profile-<RATE>.json               the network profile; validation/scenarios reference it
 #   colltest-<N>ranks-<RATE>.csv      op,ranks,bytes,...,time_s rows of every op
 #   colltest-<RATE>.log               the runs' console output, with load average and time
+# With EXCHANGES=stock the deployment runs Gloo's own all-to-all and 2-rank all-gather
+# (uniference-deploy --exchanges stock) and the sweeps go to colltest-stock-*.
 #
 # Environment: UNIFERENCE (default: build/apps/uniference), RANKS ("2 4"), OPS, MAX_BYTES
-# (64M), ITERS (3), WARMUP (1), RESULTS. Keep the machine otherwise idle: the ranks' CPU time
-# is part of what is measured.
+# (64M), ITERS (3), WARMUP (1), RESULTS, EXCHANGES (receive-first), PROFILE (1; 0 keeps the
+# profile the twin scenarios were made from). Keep the machine otherwise idle: the ranks' CPU
+# time is part of what is measured.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -26,6 +29,10 @@ OPS=${OPS:-"all_reduce all_gather broadcast all_to_all send_recv"}
 MAX_BYTES=${MAX_BYTES:-64M}
 ITERS=${ITERS:-3}
 WARMUP=${WARMUP:-1}
+EXCHANGES=${EXCHANGES:-receive-first}
+PROFILE=${PROFILE:-1}
+STEM=colltest
+[[ $EXCHANGES == receive-first ]] || STEM=colltest-$EXCHANGES
 MASTER=198.18.0.1
 
 namespaces() { local n=$1 i list=(); for (( i = 0; i < n; i++ )); do list+=("uf-tb$i"); done; (IFS=,; echo "${list[*]}"); }
@@ -34,15 +41,17 @@ namespaces() { local n=$1 i list=(); for (( i = 0; i < n; i++ )); do list+=("uf-
 inner() {
     local rate=$1 n op csv part
     echo "== $rate, $(date -u +%Y-%m-%dT%H:%M:%SZ), loadavg $(cut -d' ' -f1-3 /proc/loadavg)"
-    "$UNIFERENCE" profile-network --netns uf-tb0,uf-tb1 --master-addr "$MASTER" \
-        --out "$RESULTS/profile-$rate.json"
+    if [[ $PROFILE == 1 ]]; then
+        "$UNIFERENCE" profile-network --netns uf-tb0,uf-tb1 --master-addr "$MASTER" \
+            --out "$RESULTS/profile-$rate.json"
+    fi
     for n in $RANKS; do
-        csv=$RESULTS/colltest-${n}ranks-$rate.csv
+        csv=$RESULTS/$STEM-${n}ranks-$rate.csv
         : > "$csv.tmp"
         for op in $OPS; do
             echo "-- $n ranks, $op, $(date -u +%H:%M:%S), loadavg $(cut -d' ' -f1-3 /proc/loadavg)"
             part=$csv.$op
-            "$UNIFERENCE" colltest "$ROOT/scenarios/quickstart.json" --backend gloo \
+            "$UNIFERENCE" colltest "$ROOT/scenarios/quickstart.json" --backend gloo --exchanges "$EXCHANGES" \
                 --netns "$(namespaces "$n")" --master-addr "$MASTER" --ranks "$n" --op "$op" \
                 --min-bytes 4K --max-bytes "$MAX_BYTES" --warmup "$WARMUP" --iters "$ITERS" --csv "$part"
             if [[ -s $csv.tmp ]]; then tail -n +2 "$part" >> "$csv.tmp"; else cat "$part" > "$csv.tmp"; fi
@@ -61,5 +70,5 @@ for n in $RANKS; do (( n > max_ranks )) && max_ranks=$n; done
 rates=("$@"); (( ${#rates[@]} )) || rates=(100mbit 1gbit)
 for rate in "${rates[@]}"; do
     "$HERE/testbed.sh" params "$rate"
-    "$HERE/testbed.sh" run "$max_ranks" "$rate" -- "$0" --inner "$rate" 2>&1 | tee "$RESULTS/colltest-$rate.log"
+    "$HERE/testbed.sh" run "$max_ranks" "$rate" -- "$0" --inner "$rate" 2>&1 | tee "$RESULTS/$STEM-$rate.log"
 done
