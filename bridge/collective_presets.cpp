@@ -61,10 +61,13 @@ CollectiveChoice choose_gloo_receive_first(OpType op, uint64_t, int, const LinkF
   return gloo_choice(op, true);
 }
 
-// ---- nccl: NCCL 2.28's choices with the Simple protocol over sockets.
-// Ring and tree latencies (us) and bandwidth factors from src/graph/tuning.cc: base latency
-// 8.4 for both, network hardware latency 14 per step; tree's all-reduce algorithm bandwidth is
-// half the bus bandwidth, the ring's n / (2 (n - 1)) of it.
+// ---- nccl: NCCL 2.28's choices over sockets, one GPU per node.
+// NCCL times every (algorithm, protocol) it may run as latency + bytes / bandwidth and runs the
+// cheapest (src/graph/tuning.cc: ncclTopoTuneModel, ncclTopoGetAlgoTime; the constants and
+// rules in docs/collectives-backends.md 2.3). Protocols: Simple and LL. LL128 is left out: NCCL
+// enables it over a network only where the NIC sits on the GPU's PCIe switch, which a preset
+// cannot know. CPU vendor Intel (llMaxBw), GPU Hopper (the ring's Simple latency x 1.4 across
+// nodes, perChMaxTreeBw 36 GB/s).
 const Attributes kNcclWire = {{"MessageOverhead", "4"}};  // the socket transport's size word
 
 std::string nccl_channels(uint64_t bytes) {
@@ -73,26 +76,77 @@ std::string nccl_channels(uint64_t bytes) {
   return std::to_string(std::clamp<uint64_t>(bytes / (32 << 10), 1, 2));
 }
 
+enum class NcclProtocol { kLL, kSimple };
+enum class NcclAlgorithm { kRing, kTree };
+
+// treeCorrectionFactor[protocol][log2(bytes / 64)], 64 B to 256 MiB (tuning.cc).
+double tree_correction(NcclProtocol protocol, uint64_t bytes) {
+  static const double kLL[] = {1, 1, 1, 1, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1, 1, 1, 1};
+  static const double kSimple[] = {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9};
+  int index = 0;
+  while (index < 22 && (uint64_t(64) << (index + 1)) <= bytes) ++index;
+  return protocol == NcclProtocol::kLL ? kLL[index] : kSimple[index];
+}
+
+// NCCL's predicted time (us) of `op` on n ranks, one per node, by `algorithm` and `protocol`;
+// infinity where NCCL does not offer the pair.
+double nccl_predicted_us(OpType op, NcclAlgorithm algorithm, NcclProtocol protocol, uint64_t bytes,
+                         int n, const LinkFacts& link) {
+  const bool ll = protocol == NcclProtocol::kLL;
+  const bool all_reduce = op == OpType::kAllReduce;
+  if (algorithm == NcclAlgorithm::kTree && !all_reduce) return std::numeric_limits<double>::infinity();
+  const double bus_bw = link.rate_bps / 8 / 1e9;           // GB/s: both channels share the NIC
+  const double ll_max_bw = n > 2 ? 20.4 : 39.0;            // llMaxBws, Intel, 2 / more nodes
+  const double net_latency = ll ? 5.0 : 14.0;              // hw NET, Tree's row (ppn = 1)
+  double latency = 0;
+  double bw = 0;
+  if (algorithm == NcclAlgorithm::kTree) {
+    const double depth = std::floor(std::log2(std::max(n, 2)));
+    latency = (ll ? 6.8 : 8.4) + 2 * depth * net_latency;
+    bw = ll ? std::min(bus_bw / 3.8, ll_max_bw) : std::min(0.92 * bus_bw, 2 * 36.0);
+    bw *= tree_correction(protocol, bytes) * 0.5;  // an all-reduce tree moves every byte twice
+  } else if (op == OpType::kBroadcast || op == OpType::kReduce) {
+    latency = ll ? 9.3 : 22.4;
+    bw = ll ? std::min(0.5 * bus_bw, ll_max_bw) : bus_bw;
+  } else {
+    const double steps = all_reduce ? 2.0 * (n - 1) : n - 1.0;
+    latency = (ll ? 6.6 : 8.4) + steps * net_latency;
+    if (!ll && all_reduce && double(bytes) / (2 * n) >= 64) latency *= 1.4;
+    bw = (ll ? std::min(0.5 * bus_bw, ll_max_bw) : bus_bw) * n / steps;
+  }
+  return latency + double(bytes) / (1000 * bw);
+}
+
+CollectiveChoice nccl_choice(NcclAlgorithm algorithm, NcclProtocol protocol, OpType op, uint64_t bytes) {
+  // LL: 32 KiB of data per 64 KiB step, a flag with every 8 bytes. Simple: rings in 1 MiB slices
+  // (512 KiB chunks for broadcast and reduce), trees in 512 KiB chunks.
+  const bool chain = op == OpType::kBroadcast || op == OpType::kReduce;
+  const uint64_t chunk = protocol == NcclProtocol::kLL                            ? 32 << 10
+                         : algorithm == NcclAlgorithm::kTree || chain ? 512 << 10
+                                                                      : 1 << 20;
+  Attributes attributes = {{"ChunkBytes", std::to_string(chunk)}};
+  if (algorithm == NcclAlgorithm::kRing && !chain) attributes.push_back({"Channels", nccl_channels(bytes)});
+  if (protocol == NcclProtocol::kLL) attributes.push_back({"DataWireFactor", "2"});
+  return with(algorithm == NcclAlgorithm::kTree ? "tree" : "ring", plus(attributes, kNcclWire));
+}
+
 CollectiveChoice choose_nccl(OpType op, uint64_t bytes, int n, const LinkFacts& link) {
-  const Attributes ring = {{"ChunkBytes", std::to_string(1 << 20)}, {"Channels", nccl_channels(bytes)}};
   switch (op) {
-    case OpType::kAllReduce: {
-      const double bw = link.rate_bps / 8 / 1e6;  // bytes per us
-      const double steps = n - 1;
-      const double depth = std::floor(std::log2(std::max(n, 2)));
-      const double ring_us = 8.4 + 28 * steps + double(bytes) / (bw * n / (2 * steps));
-      const double tree_us = 8.4 + 28 * depth + double(bytes) / (bw * 0.5);
-      if (tree_us < ring_us) {
-        return with("tree", plus({{"ChunkBytes", std::to_string(512 << 10)}}, kNcclWire));
-      }
-      return with("ring", plus(ring, kNcclWire));
-    }
+    case OpType::kAllReduce:
     case OpType::kAllGather:
     case OpType::kReduceScatter:
-      return with("ring", plus(ring, kNcclWire));
     case OpType::kBroadcast:
-    case OpType::kReduce:  // chains from (to) the root, 512 KiB chunks (collectives.h)
-      return with("ring", plus({{"ChunkBytes", std::to_string(512 << 10)}}, kNcclWire));
+    case OpType::kReduce: {  // broadcast and reduce: chains from (to) the root
+      std::pair<NcclAlgorithm, NcclProtocol> best{NcclAlgorithm::kRing, NcclProtocol::kSimple};
+      double best_us = std::numeric_limits<double>::infinity();
+      for (NcclAlgorithm algorithm : {NcclAlgorithm::kRing, NcclAlgorithm::kTree}) {
+        for (NcclProtocol protocol : {NcclProtocol::kLL, NcclProtocol::kSimple}) {
+          const double us = nccl_predicted_us(op, algorithm, protocol, bytes, n, link);
+          if (us < best_us) best_us = us, best = {algorithm, protocol};
+        }
+      }
+      return nccl_choice(best.first, best.second, op, bytes);
+    }
     case OpType::kAllToAll:
     case OpType::kGather:
     case OpType::kScatter:  // grouped point-to-point: every exchange at once
@@ -167,10 +221,11 @@ const NamedRegistry<CollectivePreset>& collective_presets() {
            "--exchanges receive-first): all-to-all, and all-gather on two ranks, post every "
            "receive before any send, so both directions of every pair move at once",
            choose_gloo_receive_first},
-          {"nccl", "what NCCL 2.28 chooses over sockets with the Simple protocol: ring or double "
-                   "binary tree all-reduce by its latency/bandwidth model, rings in 1 MiB slices "
-                   "on up to two channels, chains for broadcast and reduce, grouped point-to-point "
-                   "for all-to-all",
+          {"nccl", "what NCCL 2.28 chooses over sockets, one GPU per node: the algorithm (ring, "
+                   "or double binary tree for all-reduce) and protocol (LL, or Simple) its cost "
+                   "model predicts fastest; Simple rings in 1 MiB slices on up to two channels, "
+                   "LL in 32 KiB steps with a flag beside every 8 bytes; chains for broadcast and "
+                   "reduce; grouped point-to-point for all-to-all",
            choose_nccl},
           {"auto", "the algorithm an alpha-beta model of the links predicts fastest for the "
                    "operation, size and group (docs/collectives.md gives the model)",

@@ -52,6 +52,57 @@ TEST(CollectivePresets, NcclPicksTreeForSmallAndRingForLargeAllReduce) {
   EXPECT_EQ(preset_choice("nccl", OpType::kBroadcast, 1 << 20, 4).algorithm, "ring");
 }
 
+TEST(CollectivePresets, NcclPicksLlForTinyMessagesBySameModel) {
+  // NCCL's model on 4 ranks, one per node, at 1 Gbit/s (0.125 GB/s), in us (bytes / (1000 bw)):
+  // a 4 KiB all-reduce by ring LL 6.6 + 10 x 3 + 4096 / (1000 x 0.0625 x 4 / 6) = 134.9, by tree
+  // Simple 8.4 + 28 x 2 + 4096 / (1000 x 0.115 x 0.9 x 0.5) = 143.5, by ring Simple
+  // (8.4 + 28 x 3) x 1.4 + 4096 / (1000 x 0.125 x 4 / 6) = 178.6, by tree LL 26.8 + 356: ring LL.
+  const LinkFacts gigabit{};
+  CollectiveSelection nccl{{}, "nccl", gigabit};
+  const CollectiveChoice tiny = nccl.choose(OpType::kAllReduce, 4096, 4);
+  EXPECT_EQ(tiny.algorithm, "ring");
+  EXPECT_EQ(attribute(tiny, "DataWireFactor"), "2");  // LL: a flag beside every 8 data bytes
+  EXPECT_EQ(attribute(tiny, "ChunkBytes"), std::to_string(32 << 10));
+  // 1 MiB: ring Simple 129.4 + 12583 us against ring LL 36.6 + 25166 and tree Simple 36.5 ms.
+  const CollectiveChoice large = nccl.choose(OpType::kAllReduce, 1 << 20, 4);
+  EXPECT_EQ(large.algorithm, "ring");
+  EXPECT_EQ(attribute(large, "DataWireFactor"), "");
+  // All-gather: ring LL 6.6 + 5 x 3 + S / 83.3 against Simple 8.4 + 14 x 3 + S / 166.7 cross at
+  // S = 4.8 kB.
+  EXPECT_EQ(attribute(nccl.choose(OpType::kAllGather, 4096, 4), "DataWireFactor"), "2");
+  EXPECT_EQ(attribute(nccl.choose(OpType::kAllGather, 8192, 4), "DataWireFactor"), "");
+}
+
+// From the first rank's entry to the last's exit: one 1 MiB ring all-gather on 2 ranks at
+// 100 Mbit/s with `factor` wire bytes per data byte.
+double ring_all_gather_seconds(const std::string& factor) {
+  NetworkConfig network;
+  network.link_rate = ns3::DataRate("100Mbps");
+  network.collectives[OpType::kAllGather] = CollectiveChoice{"ring", {{"DataWireFactor", factor}}};
+  int64_t end = 0;
+  const RunOutcome outcome = run_star(2, network, [&](Comm& comm) {
+    at::Tensor mine = at::zeros({int64_t(1 << 17)});  // 512 KiB of float32 each
+    at::Tensor all = at::zeros({int64_t(1 << 18)});
+    comm.all_gather(all, mine);
+    end = std::max(end, this_lp::now_ns());
+  });
+  EXPECT_EQ(outcome.status, RunOutcome::Status::kCompleted) << outcome.report;
+  return double(end) * 1e-9;
+}
+
+TEST(CollectivePresets, DataWireFactorChargesTheProtocolsFlagsOnTheWire) {
+  // Each rank sends its 512 KiB once: 512 KiB x 8 / 1e8 x 1538 / 1448 = 44.5 ms of wire time; LL's
+  // flags double the bytes, 89.1 ms.
+  const double wire = double(512 << 10) * 8 / 1e8 * 1538.0 / 1448.0;
+  const double plain = ring_all_gather_seconds("1");
+  const double flagged = ring_all_gather_seconds("2");
+  std::printf("1 MiB ring all-gather on 2 ranks: %.1f ms, with LL's flags %.1f ms\n", plain * 1e3, flagged * 1e3);
+  EXPECT_GT(plain, wire);
+  EXPECT_LT(plain, 1.05 * wire + 1e-3);
+  EXPECT_GT(flagged, 2 * wire);
+  EXPECT_LT(flagged, 2.05 * wire + 1e-3);
+}
+
 TEST(CollectivePresets, ExplicitChoicesWinOverThePreset) {
   CollectiveSelection selection{{{OpType::kAllReduce, CollectiveChoice{"tree", {}}}}, "gloo", {}};
   EXPECT_EQ(selection.choose(OpType::kAllReduce, 1 << 20, 4).algorithm, "tree");

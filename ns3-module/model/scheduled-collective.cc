@@ -7,12 +7,14 @@
 #include "collective-registry.h"
 
 #include "ns3/abort.h"
+#include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ns3
 {
@@ -46,6 +48,13 @@ ScheduledCollective::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&ScheduledCollective::m_messageOverhead),
                           MakeUintegerChecker<uint64_t>())
+            .AddAttribute("DataWireFactor",
+                          "Bytes on the wire per byte of data, rounded up per message: a "
+                          "protocol that sends flags with its data (NCCL's LL: one 8-byte flag "
+                          "with every 8 bytes, 2; LL128: 8 in every 128, 128/120).",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&ScheduledCollective::m_dataWireFactor),
+                          MakeDoubleChecker<double>(1.0))
             .AddAttribute("ReadyBytes",
                           "0, or make every message a rendezvous: the receiver, once its receive "
                           "may run, sends the sender a notice of this many bytes, and the data "
@@ -61,6 +70,7 @@ ScheduledCollective::ScheduledCollective(std::string operation)
       m_root(0),
       m_elementBytes(1),
       m_messageOverhead(0),
+      m_dataWireFactor(1.0),
       m_readyBytes(0),
       m_draining(false)
 {
@@ -221,7 +231,10 @@ ScheduledCollective::Key(uint32_t from, uint32_t sequence)
 uint64_t
 ScheduledCollective::WireBytes(const CollectiveProgram::Op& op) const
 {
-    return op.region.count * m_elementBytes + op.extraBytes + m_messageOverhead;
+    const uint64_t data = op.region.count * m_elementBytes;
+    const uint64_t wireData =
+        m_dataWireFactor == 1.0 ? data : uint64_t(std::ceil(double(data) * m_dataWireFactor));
+    return wireData + op.extraBytes + m_messageOverhead;
 }
 
 CollectiveProgram::Step

@@ -245,6 +245,7 @@ class ScheduledCollective : public Collective
     uint32_t m_root;               //!< Root attribute
     uint32_t m_elementBytes;       //!< ElementBytes attribute
     uint64_t m_messageOverhead;    //!< MessageOverhead attribute
+    double m_dataWireFactor;       //!< DataWireFactor attribute
     uint64_t m_readyBytes;         //!< ReadyBytes attribute
     Ptr<CollectiveData> m_data;    //!< Null for a data-free run
     std::vector<std::unique_ptr<Runner>> m_runners; //!< Per participant, from its entry to its completion

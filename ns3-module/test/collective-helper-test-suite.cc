@@ -284,7 +284,7 @@ class CheckAttributeValueTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(CheckAttributeValue(ring, "ChunkBytes", UintegerValue(1)), "", "");
         NS_TEST_EXPECT_MSG_EQ(CheckAttributeValue(ring, "Foo", "1"),
                               "ns3::RingAllReduce has no attribute \"Foo\"; it has: ChunkBytes, Channels, Root, "
-                              "ElementBytes, MessageOverhead, ReadyBytes",
+                              "ElementBytes, MessageOverhead, DataWireFactor, ReadyBytes",
                               "");
         NS_TEST_EXPECT_MSG_EQ(
             CheckAttributeValue(ring, "ChunkBytes", "abc"),
