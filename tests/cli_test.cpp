@@ -353,6 +353,26 @@ TEST(Cli, EveryCommandsHelpShowsItsOwnSynopsisAndExits0) {
   }
 }
 
+// A shared option a command's help lists is one it takes: given with a bad value or beside a
+// missing file, the command complains about something else, never about the option.
+TEST(Cli, EveryCommandsHelpListsOnlyOptionsItTakes) {
+  const std::pair<const char*, const char*> shared[] = {
+      {"  --out DIR ", "--out x"}, {"  --set POINTER=VALUE ", "--set /a=1"}, {"  --quiet ", "--quiet"}};
+  for (const CommandHelp& help : kCommandHelps) {
+    const std::string text = run_uniference(std::string(help.name) + " --help").output;
+    const std::string options = text.substr(text.find("\noptions:\n"));
+    for (const auto& [listed, given] : shared) {
+      if (options.find(listed) == std::string::npos) continue;
+      const Result result = run_uniference(std::string(help.name) + " " + given);
+      EXPECT_EQ(result.output.find("unknown"), std::string::npos)
+          << help.name << " lists " << given << " but refuses it:\n" << result.output;
+    }
+  }
+  // profile takes --out FILE of its own, not the shared folder; it lists none of the three.
+  const std::string profile = run_uniference("profile --help").output;
+  EXPECT_EQ(profile.substr(profile.find("\noptions:\n")).find("--quiet"), std::string::npos) << profile;
+}
+
 TEST(Cli, TopHelpShowsEveryCommandsSynopsis) {
   Result result = run_uniference("--help");
   EXPECT_EQ(result.exit_code, 0) << result.output;

@@ -192,7 +192,7 @@ Command colltest_command() {
            " [--netns NS1,... --master-addr HOST]]\n"
            "[--set POINTER=VALUE]..."},
           {{"colltest SCENARIO.json", about}},
-          colltest_main};
+          colltest_main, kSetKey | kQuietOption};
 }
 
 }  // namespace uniference

@@ -15,6 +15,9 @@ struct CommandTopic {
   std::string text;
 };
 
+// The options several commands share; a command's help lists those it takes.
+enum CommonOption : unsigned { kOutFolder = 1, kSetKey = 2, kQuietOption = 4 };
+
 struct Command {
   std::string name;
   // Each form of the command's arguments, after "uniference NAME "; a '\n' continues a form
@@ -24,6 +27,8 @@ struct Command {
   // Runs the command on its arguments (those after its name); argv0 locates the binaries
   // beside this one. Returns the exit code.
   int (*run)(const std::vector<std::string>& args, const char* argv0);
+  // Which CommonOptions it takes in their shared meaning (an --out of its own is in its topics).
+  unsigned common_options = kOutFolder | kSetKey | kQuietOption;
 };
 
 // Every command, in the order --help lists them.

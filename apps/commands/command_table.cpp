@@ -4,6 +4,7 @@
 #include "apps/reference.h"
 
 #include <sstream>
+#include <utility>
 
 namespace uniference {
 
@@ -28,16 +29,28 @@ const char* kAbout = R"(Simulates distributed inference of real libtorch shard c
 network, as described by SCENARIO.json (see docs/scenarios.md for every key).
 )";
 
-const char* kCommonOptions = R"(options:
-  --out DIR           output folder (default: out/<scenario name>); created if missing;
+// The shared options' help, each with the CommonOption it belongs to.
+const std::pair<unsigned, const char*> kCommonOptions[] = {
+    {kOutFolder, R"(  --out DIR           output folder (default: out/<scenario name>); created if missing;
                       files are replaced atomically, nothing is written for a failed run
-  --set POINTER=VALUE override one key of the scenario by JSON pointer before it is
+)"},
+    {kSetKey, R"(  --set POINTER=VALUE override one key of the scenario by JSON pointer before it is
                       checked, e.g. --set /network/link/rate=10Gbps; VALUE is read as
                       JSON when it is JSON (10, true, {...}), else as a string; repeatable
-  --quiet             no progress line on stderr (shown on a terminal only, or in a
+)"},
+    {kQuietOption, R"(  --quiet             no progress line on stderr (shown on a terminal only, or in a
                       pipe or log too with UNIFERENCE_PROGRESS=1 in the environment)
-  -h, --help          this text
-)";
+)"},
+};
+
+// "options:" and those of `mask` among the shared ones, then --help.
+std::string common_options_text(unsigned mask) {
+  std::string out = "options:\n";
+  for (const auto& [option, text] : kCommonOptions) {
+    if (mask & option) out += text;
+  }
+  return out + "  -h, --help          this text\n";
+}
 
 const char* kExitCodes = R"(exit codes:
   0  the run completed
@@ -120,7 +133,7 @@ std::string usage_text() {
   out += "\ncommands:\n";
   for (const Command& command : commands()) append_topics(command, out);
   out += "\n";
-  out += kCommonOptions;
+  out += common_options_text(kOutFolder | kSetKey | kQuietOption);
   out += "\n";
   out += kExitCodes;
   out += "\nregistered names (scenario values):\n";
@@ -133,7 +146,7 @@ std::string command_usage_text(const Command& command) {
   out += "\n";
   append_topics(command, out);
   out += "\n";
-  out += kCommonOptions;
+  out += common_options_text(command.common_options);
   out += "\n";
   return out + kExitCodes;
 }

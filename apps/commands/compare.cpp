@@ -202,7 +202,7 @@ Command compare_command() {
             "is, and every figure is the median of those runs (for measured\n"
             "compute, which differs run to run); prints per-case error,\n"
             "MAPE and R², --report DIR as above with error by case"}},
-          compare_main};
+          compare_main, kSetKey | kQuietOption};
 }
 
 }  // namespace uniference

@@ -124,7 +124,7 @@ Command crosscheck_command() {
             "  time at each level, the error, and the wall time of each level with\n"
             "  the ratio; --ranks, --min-bytes, --max-bytes, --step-factor,\n"
             "  --warmup and --iters as colltest's"}},
-          crosscheck_main};
+          crosscheck_main, kSetKey | kQuietOption};
 }
 
 }  // namespace uniference

@@ -65,7 +65,7 @@ Command launch_command() {
             "all-gather run, receive-first (default) or stock (as torch.distributed\n"
             "runs them); results.json's `collectives` names the preset to simulate\n"
             "it with"}},
-          launch_main};
+          launch_main, kSetKey | kQuietOption};
 }
 
 }  // namespace uniference

@@ -78,7 +78,7 @@ Command plan_command() {
             "--dry-run lists the candidates and what prunes them, simulating none.\n"
             "SPEC: {\"scenario\": \"base.json\", \"devices\": {\"count\": 4},\n"
             "\"objective\": \"tpot\"} (docs/planner.md)"}},
-          plan_main};
+          plan_main, kQuietOption};
 }
 
 }  // namespace uniference

@@ -61,7 +61,7 @@ Command profile_command() {
             "(median per operator and size) that \"compute\": {\"mode\": \"replay\",\n"
             "\"table\": FILE} charges from\n"
             "--model is one of:\n  " + model_list()}},
-          profile_main};
+          profile_main, 0};
 }
 
 }  // namespace uniference

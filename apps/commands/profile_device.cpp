@@ -49,7 +49,7 @@ Command profile_device_command() {
             "overhead, physical memory) and print a device profile (devices/*.json\n"
             "format), or write it to --out; a scenario names the file in\n"
             "/devices/profile, or it becomes a preset in devices/"}},
-          profile_device_main};
+          profile_device_main, 0};
 }
 
 }  // namespace uniference

@@ -55,7 +55,7 @@ Command profile_network_command() {
             "of --iters (default 5) round trips; fits t = alpha + beta S, prints it\n"
             "with the star links it suggests (--set lines for a scenario) and\n"
             "writes the network profile JSON to --out"}},
-          profile_network_main};
+          profile_network_main, 0};
 }
 
 }  // namespace uniference

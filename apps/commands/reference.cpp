@@ -51,7 +51,7 @@ Command reference_command() {
             "compare (or regenerate) the generated lists in scenarios/schema.json\n"
             "and docs/scenarios.md with the registries; --check exits 1 on a\n"
             "difference"}},
-          reference};
+          reference, 0};
 }
 
 }  // namespace uniference

@@ -67,7 +67,7 @@ Command report_command() {
            {"report --compare A B",
             "two runs on one page, headline figures with the change from A to B and\n"
             "each plot with both (default file: compare.html)"}},
-          report};
+          report, kQuietOption};
 }
 
 }  // namespace uniference

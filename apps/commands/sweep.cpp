@@ -95,7 +95,7 @@ Command sweep_command() {
                                  "(a job array whose task N runs line N); run nothing"},
            {"sweep --point K", "run point K (line K of jobs.txt) and record it; exits with its code"},
            {"sweep --collect", "write sweep.csv from the points recorded so far"}},
-          sweep};
+          sweep, kQuietOption};
 }
 
 }  // namespace uniference

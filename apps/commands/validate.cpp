@@ -66,7 +66,7 @@ Command validate_command() {
             "runs nothing. --links: build the network\n"
             "and list every direction of every cable by the names the trace uses\n"
             "(rank0 -> leaf0, leaf0 -> spine1), one per line"}},
-          validate};
+          validate, kSetKey};
 }
 
 }  // namespace uniference
