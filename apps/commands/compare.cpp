@@ -184,7 +184,9 @@ Command compare_command() {
             "--large-bytes, default 1M); --report DIR writes report.md with plots\n"
             "(gnuplot): simulated against measured with y = x, error against size;\n"
             "--preset, --algorithm, --warmup (default 1), --iters (default 2) as\n"
-            "colltest"},
+            "colltest; without --preset or --algorithm, a row whose algorithm\n"
+            "column names a collective preset (a deployment's colltest writes the\n"
+            "one that simulates it: gloo-receive-first, gloo, nccl) runs that preset"},
            {"compare MEASURED.csv --against OTHER.csv",
             "one measurement against another of the same cases (a rerun of the\n"
             "sweep): OTHER's time of each case taken as the prediction, with the\n"
