@@ -341,14 +341,20 @@ TEST(Launch, ExitsWithTheCodeOfAFailingRank) {
   EXPECT_FALSE(std::filesystem::exists(dir / "out/results.json"));
 }
 
+// `uniference colltest quickstart.json --backend gloo --ranks 2 OPTIONS... --csv dir/sweep.csv`.
+int run_real_colltest(const TestDir& dir, const std::vector<std::string>& options, std::string* out,
+                      std::string* err) {
+  std::vector<std::string> argv = {kUniference, "colltest", kScenarios + "/quickstart.json", "--backend",
+                                   "gloo", "--ranks", "2", "--csv", dir / "sweep.csv"};
+  argv.insert(argv.end(), options.begin(), options.end());
+  return run(dir, "colltest", argv, out, err);
+}
+
 TEST(RealColltest, SweepsOnGlooProcessesInTheSimulatorsRows) {
   TestDir dir;
   std::string out, err;
-  const int code = run(dir, "colltest",
-                       {kUniference, "colltest", kScenarios + "/quickstart.json", "--backend", "gloo",
-                        "--ranks", "2", "--op", "all_reduce", "--min-bytes", "4K", "--max-bytes", "16K",
-                        "--iters", "2", "--csv", dir / "sweep.csv"},
-                       &out, &err);
+  const int code = run_real_colltest(
+      dir, {"--op", "all_reduce", "--min-bytes", "4K", "--max-bytes", "16K", "--iters", "2"}, &out, &err);
   ASSERT_EQ(code, 0) << out << err;
   std::ifstream csv(dir / "sweep.csv");
   std::string line;
@@ -378,11 +384,9 @@ TEST(RealColltest, SweepsOnGlooProcessesInTheSimulatorsRows) {
 TEST(RealColltest, StockExchangesNameThePresetThatSimulatesThem) {
   TestDir dir;
   std::string out, err;
-  const int code = run(dir, "colltest",
-                       {kUniference, "colltest", kScenarios + "/quickstart.json", "--backend", "gloo",
-                        "--exchanges", "stock", "--ranks", "2", "--op", "all_to_all", "--min-bytes", "4K",
-                        "--max-bytes", "4K", "--iters", "1", "--csv", dir / "sweep.csv"},
-                       &out, &err);
+  const int code = run_real_colltest(
+      dir, {"--exchanges", "stock", "--op", "all_to_all", "--min-bytes", "4K", "--max-bytes", "4K", "--iters", "1"},
+      &out, &err);
   ASSERT_EQ(code, 0) << out << err;
   std::ifstream csv(dir / "sweep.csv");
   std::string header, line;
