@@ -119,6 +119,7 @@ class GlooComm final : public Comm {
       throw std::runtime_error("gloo: rank " + std::to_string(rank) + " of " + std::to_string(size) +
                                " could not connect to its peers: " + text.substr(0, text.find('\n')));
     }
+    wait_for_every_member();
   }
 
   int rank() const override { return rank_; }
@@ -416,6 +417,21 @@ class GlooComm final : public Comm {
                 std::vector<at::Tensor> keep_alive, std::function<void()> finish = nullptr) {
     std::vector<c10::intrusive_ptr<c10d::Work>> works{std::move(work)};
     return track(std::move(works), what, std::move(keep_alive), std::move(finish));
+  }
+
+  // A member that has connected may leave, finish and tear its pairs down while a slower
+  // member is still reading its handshake on one of them, which then fails with "connection
+  // closed by peer". As torch.distributed's new_group does, nobody leaves construction before
+  // every member has connected: a count in the communicator's own store.
+  void wait_for_every_member() {
+    try {
+      if (store_->add("connected", 1) == size_) store_->set("every-member-connected", {1});
+      store_->wait({"every-member-connected"}, options_->timeout);
+    } catch (const std::exception& e) {
+      const std::string text = e.what();
+      throw std::runtime_error("gloo: rank " + std::to_string(rank_) + " of " + std::to_string(size_) +
+                               " connected, but not every member did: " + text.substr(0, text.find('\n')));
+    }
   }
 
   WorkPtr track(std::vector<c10::intrusive_ptr<c10d::Work>> works, const std::string& what,
