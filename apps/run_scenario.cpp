@@ -97,6 +97,10 @@ void check_runs_across(const Scenario& scenario, const CheckedScenario& checked,
     refuse("/network/transport/level", "runs at packet level only (its cables between processes "
                                        "carry packets), not at " + network.level + " level");
   }
+  if (scenario.devices.host_cores > 0) {
+    refuse("/devices/host_cores", "gives every rank a device of its own: a host's ranks would "
+                                  "share its cores across processes");
+  }
   const std::vector<std::string>& cut_on = topologies().at(network.topology).cut_on;
   if (std::find(cut_on.begin(), cut_on.end(), network.transport) == cut_on.end()) {
     std::string cuts;
@@ -168,6 +172,19 @@ NetworkSetup network_setup(const NetworkSpec& spec, const NetworkConfig& config)
   setup.adaptive_routing = config.rdma.adaptive_routing;
   setup.placement = config.placement;
   return setup;
+}
+
+// /devices/host_cores: consecutive ranks, ranks_per_host at a time (all by default), share
+// a host's cores.
+void share_host_cores(Kernel& kernel, const DeviceSpec& devices) {
+  if (devices.host_cores <= 0) return;
+  const int ranks = kernel.lp_count();
+  const int per_host = devices.ranks_per_host > 0 ? devices.ranks_per_host : ranks;
+  for (int first = 0; first < ranks; first += per_host) {
+    std::vector<int> host;
+    for (int r = first; r < std::min(ranks, first + per_host); ++r) host.push_back(r);
+    kernel.share_cores(host, devices.host_cores);
+  }
 }
 
 KernelConfig kernel_config(const CheckedCompute& checked) {
@@ -296,6 +313,7 @@ ScenarioRun run_scenario(const Scenario& scenario, bool progress, const std::str
   } else {
     add_jobs(cluster, scenario, checked, inputs);
   }
+  share_host_cores(cluster.kernel(), scenario.devices);
   // The taps go on once the devices exist; they die before the cluster, which owns ns-3.
   try {
     cluster.build_network();  // which looks up the names of /network/partition

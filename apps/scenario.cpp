@@ -300,6 +300,16 @@ DeviceSpec read_devices(const Checker& check, const json& value, const std::stri
   if (const json* v = Checker::find(value, "handling_latency")) {
     devices.handling_latency = read_latency(check, *v, child(pointer, "handling_latency"), source);
   }
+  if (const json* v = Checker::find(value, "host_cores")) {
+    devices.host_cores = check.positive_int(*v, child(pointer, "host_cores"));
+  }
+  if (const json* v = Checker::find(value, "ranks_per_host")) {
+    devices.ranks_per_host = check.positive_int(*v, child(pointer, "ranks_per_host"));
+    if (devices.host_cores == 0) {
+      check.fail(child(pointer, "ranks_per_host"), "says how many ranks share a host's cores, "
+                                                   "but /devices/host_cores does not say how many cores");
+    }
+  }
   if (const json* v = Checker::find(value, "ranks")) {
     const std::string at = child(pointer, "ranks");
     if (!v->is_array() || v->empty()) check.fail_found(at, "a non-empty array, one object per rank", *v);

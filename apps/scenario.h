@@ -86,6 +86,8 @@ struct DeviceSpec : RankDevice {
   std::string dtype = "fp32";    // the dtype compute is charged in (fp32, bf16, fp16)
   LatencySpec wake_latency;      // after a blocking wait, until the rank runs (KernelConfig)
   LatencySpec handling_latency;  // from a message's arrival to its listener (NetworkConfig)
+  int host_cores = 0;      // ranks share a host's cores (Kernel::share_cores); 0: no sharing
+  int ranks_per_host = 0;  // consecutive ranks per host; 0: every rank on one host
   std::vector<RankDevice> ranks;  // per rank, when given (heterogeneous devices)
 };
 

@@ -2,10 +2,12 @@
 
 #include "bridge/fiber_scheduler.h"
 #include "bridge/interrupts.h"
+#include "bridge/shared_cores.h"
 #include "bridge/this_lp.h"
 #include "compute/compute_label.h"
 #include "compute/timed_phase.h"
 
+#include <ns3/event-id.h>
 #include <ns3/simulator.h>
 
 #include <c10/util/Exception.h>
@@ -60,6 +62,20 @@ struct LogicalProcess {
   int64_t crashed_at_ns = -1;
   bool crashed() const { return crashed_at_ns >= 0; }
   bool background = false;  // Kernel::set_background
+  // On a host whose cores it shares: its segments since it last slept, recorded once the
+  // host has run them and their times are known.
+  CoreHost* host = nullptr;
+  struct Segment {
+    std::string label;
+    int64_t ns = 0;  // solo time
+  };
+  std::vector<Segment> unrun;
+};
+
+struct CoreHost {
+  explicit CoreHost(int cores) : cores(cores) {}
+  SharedCores cores;
+  ns3::EventId next;  // when its next burst ends
 };
 
 namespace {
@@ -327,10 +343,14 @@ void Kernel::resume(LogicalProcess* lp) {
   if (config_.account_lp_wall) lp_wall_ns_ += steady_clock_ns() - started;
 }
 
-void Kernel::schedule_resume(LogicalProcess& lp, int64_t delay_ns) {
+void Kernel::mark_pending(LogicalProcess& lp) {
   lp.state = LogicalProcess::State::kScheduled;
   ++pending_resumes_;
   if (lp.background) ++background_pending_resumes_;
+}
+
+void Kernel::schedule_resume(LogicalProcess& lp, int64_t delay_ns) {
+  mark_pending(lp);
   ns3::Simulator::Schedule(ns3::NanoSeconds(delay_ns), &Kernel::resume, this, &lp);
 }
 
@@ -341,7 +361,11 @@ static void close_segment(LogicalProcess& lp, RunRecorder& recorder, int64_t now
   if (work <= 0) return;
   const int64_t start = now + lp.owed_ns;
   const int64_t end = lp.slow.empty() ? start + work : slowed_end(lp.slow, start, work, recorder);
-  recorder.compute(lp.rank, start, end, lp.label);
+  if (lp.host) {
+    lp.unrun.push_back({lp.label, end - start});
+  } else {
+    recorder.compute(lp.rank, start, end, lp.label);
+  }
   lp.owed_ns += end - start;
 }
 
@@ -351,8 +375,60 @@ void Kernel::settle_compute() {
   const int64_t owed = lp.owed_ns;
   lp.owed_ns = 0;
   if (owed <= 0) return;
-  schedule_resume(lp, owed);
+  if (lp.host) {
+    compute_on_host(lp, owed);
+  } else {
+    schedule_resume(lp, owed);
+  }
   park(lp);
+}
+
+// ---- Ranks sharing a host's cores ----
+// A straggler's window stretches a segment's solo time as if the rank had the core to
+// itself; the host then shares its cores among the solo times.
+
+void Kernel::share_cores(const std::vector<int>& ranks, int cores) {
+  hosts_.push_back(std::make_unique<CoreHost>(cores));
+  for (int rank : ranks) {
+    LogicalProcess& lp = *lps_.at(size_t(rank));
+    if (lp.host) throw std::invalid_argument("rank " + std::to_string(rank) + " is on two hosts");
+    lp.host = hosts_.back().get();
+  }
+}
+
+void Kernel::compute_on_host(LogicalProcess& lp, int64_t owed) {
+  mark_pending(lp);
+  lp.host->cores.start(lp.rank, owed, now_ns());
+  schedule_host(*lp.host);
+}
+
+void Kernel::schedule_host(CoreHost& host) {
+  ns3::Simulator::Cancel(host.next);
+  const int64_t next = host.cores.next_finish_ns();
+  if (next < 0) return;
+  host.next = ns3::Simulator::Schedule(ns3::NanoSeconds(next - now_ns()), &Kernel::host_due, this, &host);
+}
+
+// Records one burst's segments at the times the host ran them; a crash cuts them at the work
+// done.
+static void record_burst(LogicalProcess& lp, const SharedCores::Burst& burst, RunRecorder& recorder) {
+  double work = 0;
+  for (const LogicalProcess::Segment& segment : lp.unrun) {
+    const double from = std::min(work, burst.done_ns);
+    work += double(segment.ns);
+    const double to = std::min(work, burst.done_ns);
+    if (to > from) recorder.compute(lp.rank, burst.time_at(from), burst.time_at(to), segment.label);
+  }
+  lp.unrun.clear();
+}
+
+void Kernel::host_due(CoreHost* host) {
+  for (const SharedCores::Burst& burst : host->cores.finish_due(now_ns())) {
+    LogicalProcess& lp = *lps_.at(size_t(burst.rank));
+    record_burst(lp, burst, recorder_);
+    ns3::Simulator::ScheduleNow(&Kernel::resume, this, &lp);
+  }
+  schedule_host(*host);
 }
 
 void Kernel::label_compute(const std::string& label) {
@@ -476,6 +552,12 @@ void Kernel::crash(LogicalProcess* lp) {
   if (stopping_ || lp->state == LogicalProcess::State::kFinished) return;
   lp->crashed_at_ns = now_ns();
   ++crashed_;
+  if (lp->host && lp->host->cores.running(lp->rank)) {
+    // It stops computing, and its resume (which a crashed LP ignores) comes now.
+    record_burst(*lp, lp->host->cores.stop(lp->rank, now_ns()), recorder_);
+    schedule_host(*lp->host);
+    ns3::Simulator::ScheduleNow(&Kernel::resume, this, lp);
+  }
   recorder_.crashed(lp->rank, lp->crashed_at_ns);
   request_quiescence_check();
 }

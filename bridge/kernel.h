@@ -49,6 +49,8 @@ class Baton {
 // One rank's fiber and everything the kernel keeps about it; defined in kernel.cpp, since
 // only the kernel changes it.
 struct LogicalProcess;
+// A host whose cores several LPs share (Kernel::share_cores); defined in kernel.cpp too.
+struct CoreHost;
 
 // AddressSanitizer pads every frame with red zones: a fiber needs a few times the stack.
 #if defined(__SANITIZE_ADDRESS__)
@@ -134,6 +136,12 @@ class Kernel {
   // Rank `rank` stops for good at `at_ns`: it never runs again, and what it was waiting for
   // is forgotten. Messages to it are still delivered to its host.
   void crash_at(int rank, int64_t at_ns);
+
+  // Before run(): `ranks` compute on one host's `cores` CPU cores (bridge/shared_cores.h):
+  // while more of them compute at once than it has cores, each computes at cores/n of its
+  // speed and its compute spans stretch to match. A rank is on at most one host; a rank on
+  // none computes on a device of its own, as before.
+  void share_cores(const std::vector<int>& ranks, int cores);
   // Something a fault broke that the report of a run that cannot finish should name ("rank0's
   // connection to rank1 was lost at t=..."), noted when it happens.
   void note_fault_effect(std::string what) { fault_effects_.push_back(std::move(what)); }
@@ -206,6 +214,13 @@ class Kernel {
   std::string where(const LogicalProcess& lp) const;
   void check_quiescence();
   void crash(LogicalProcess* lp);
+  // The running LP sleeps until its host's cores have done `owed` ns of its compute.
+  void compute_on_host(LogicalProcess& lp, int64_t owed);
+  // A burst on `host` may have ended: records and resumes the LPs whose did, then waits for
+  // the next.
+  void host_due(CoreHost* host);
+  void schedule_host(CoreHost& host);
+  void mark_pending(LogicalProcess& lp);
   void wait_timed_out(LogicalProcess* lp, uint64_t wait);
   // Ends the run after a fault or a timeout: kFaulted when an injected fault had begun by
   // now, else kError.
@@ -220,6 +235,7 @@ class Kernel {
 
   KernelConfig config_;
   std::vector<std::unique_ptr<LogicalProcess>> lps_;
+  std::vector<std::unique_ptr<CoreHost>> hosts_;  // share_cores's
   std::vector<bool> local_;  // run_only's; empty: every LP runs here
   int local_count_ = -1;     // LPs that run here; -1: all
   int local_count() const { return local_count_ < 0 ? lp_count() : local_count_; }

@@ -116,7 +116,9 @@ TEST_F(DistributedRun, RefusesWhatCannotCrossAtItsPointer) {
                         Case{"quickstart.json", "--set /compute/shapes_only=true --set /network/topology=star-routed",
                              "/network/topology"},
                         Case{"quickstart.json", "--set /compute/shapes_only=true --set '/network/partition={\"hub\": 2}'",
-                             "/network/partition/hub"}}) {
+                             "/network/partition/hub"},
+                        Case{"quickstart.json", "--set /compute/shapes_only=true --set /devices/host_cores=2",
+                             "/devices/host_cores"}}) {
     const Result result = run_uniference("run " + scenario(c.scenario) + " " + c.sets +
                                          " --quiet --out " + (dir_ / "refused").string() +
                                          " --processes 2");

@@ -56,6 +56,22 @@ std::vector<ScenarioKey> devices_keys() {
           "(`sched_delays.py --handling-samples` writes Gloo's threads').",
           R"({"type": "string", "pattern": "^([0-9]+(\\.[0-9]+)?(ns|us|ms|s)|.+\\.json)$", "default": "0s"})"),
       ScenarioKey(
+          "/devices/host_cores", "integer ≥ 1",
+          "Ranks that compute on a host's CPU cores instead of devices of their own, as the "
+          "emulated testbed's rank processes share its two cores: while more ranks of one host "
+          "compute at once than it has cores, each computes at cores/n of its speed (processor "
+          "sharing, as Linux's fair scheduler shares cores among runnable threads), and their "
+          "compute spans stretch to match. Only the ranks' compute is shared: the communication "
+          "library's threads and the kernel's network stack are not modelled as using cores. "
+          "Not in runs across processes.",
+          R"({"type": "integer", "minimum": 1})")
+          .defaults_to("none: every rank has a device of its own"),
+      ScenarioKey("/devices/ranks_per_host", "integer ≥ 1",
+                  "With `host_cores`: how many consecutive ranks share one host (the last may "
+                  "have fewer); with `/jobs`, ranks counted across the jobs in order.",
+                  R"({"type": "integer", "minimum": 1})")
+          .defaults_to("every rank on one host"),
+      ScenarioKey(
           "/devices/ranks", "array of objects",
           "Heterogeneous devices: one object per rank with `profile`, `slowdown` and `efficiency`, "
           "each defaulting to the keys above. Its length must be the number of ranks.",
