@@ -24,6 +24,9 @@
 #                       `uniference compare e2e-<RATE>.csv --against e2e-<RATE>-simulated.csv`:
 #                       the simulator measures its compute on the host as it was a second
 #                       after the deployment ran, not minutes or hours later
+#   e2e-<RATE>-simulated2.csv  with SIMULATE=1 and SIM_SET2: a second simulation beside each
+#                       deployment, with $SIM_SET2 in place of $SIM_SET (another model of the
+#                       same run: /devices/host_cores=4 gives four ranks a core each)
 #
 # Environment: UNIFERENCE (default: build/apps/uniference), N (2), REPEATS (3), CASES, SET
 # (overrides for every case, ';'-separated), RESULTS, OMP_NUM_THREADS (1; compare with the
@@ -85,6 +88,7 @@ deploy() { # RATE OUT ARGS...
 inner() {
     local rate=$1 csv=$RESULTS/e2e-$1.csv scenario=../scenarios/testbed-$1.json work case recordings=()
     local simulated=$RESULTS/e2e-$1-simulated.csv sim_set=${SIM_SET:-}
+    local simulated2=$RESULTS/e2e-$1-simulated2.csv
     work=$(mktemp -d)
     if [[ ${SCHED:-} == 1 ]]; then
         for case in $CASES; do
@@ -105,11 +109,13 @@ inner() {
     echo "scenario,set,metric,seconds" > "$csv.tmp"
     echo "scenario,set,metric,run,seconds" > "$csv.runs.tmp"
     echo "scenario,set,metric,seconds" > "$simulated.tmp"
+    echo "scenario,set,metric,seconds" > "$simulated2.tmp"
     for case in $CASES; do
-        local strategy=${case%%:*} sets dirs=() sims=() r args=() sim_args=()
+        local strategy=${case%%:*} sets dirs=() sims=() sims2=() r args=() sim_args=() sim2_args=()
         sets="/parallel/strategy=$strategy;${case#*:};$SET"
         set_args args "$sets"
         set_args sim_args "$sets;$sim_set"
+        set_args sim2_args "$sets;${SIM_SET2:-}"
         for (( r = 0; r < REPEATS; r++ )); do
             echo "-- $strategy ($sets), run $r, $(date -u +%H:%M:%S), loadavg $(cut -d' ' -f1-3 /proc/loadavg)"
             deploy "$rate" "$work/$strategy-$r" "${args[@]}"
@@ -118,6 +124,11 @@ inner() {
                 "$UNIFERENCE" run "$ROOT/validation/scenarios/testbed-$rate.json" "${sim_args[@]}" \
                     --out "$work/$strategy-$r-sim" --quiet > /dev/null
                 sims+=("$work/$strategy-$r-sim")
+                if [[ -n ${SIM_SET2:-} ]]; then
+                    "$UNIFERENCE" run "$ROOT/validation/scenarios/testbed-$rate.json" "${sim2_args[@]}" \
+                        --out "$work/$strategy-$r-sim2" --quiet > /dev/null
+                    sims2+=("$work/$strategy-$r-sim2")
+                fi
             fi
         done
         for metric in ttft tpot total; do
@@ -125,11 +136,14 @@ inner() {
             each_seconds "${metric}_ns" "${dirs[@]}" | sed "s|^|$scenario,$sets,$metric,|" >> "$csv.runs.tmp"
             (( ${#sims[@]} == 0 )) ||
                 echo "$scenario,$sets,$metric,$(median_seconds "${metric}_ns" "${sims[@]}")" >> "$simulated.tmp"
+            (( ${#sims2[@]} == 0 )) ||
+                echo "$scenario,$sets,$metric,$(median_seconds "${metric}_ns" "${sims2[@]}")" >> "$simulated2.tmp"
         done
     done
     mv "$csv.tmp" "$csv"
     mv "$csv.runs.tmp" "${csv%.csv}-runs.csv"
     if [[ ${SIMULATE:-} == 1 ]]; then mv "$simulated.tmp" "$simulated"; else rm "$simulated.tmp"; fi
+    if [[ ${SIMULATE:-} == 1 && -n ${SIM_SET2:-} ]]; then mv "$simulated2.tmp" "$simulated2"; else rm "$simulated2.tmp"; fi
     rm -rf "$work"
 }
 
