@@ -38,8 +38,8 @@ class SharedCores {
   void start(int rank, int64_t work_ns, int64_t now_ns);
   // The bursts that have ended by `now_ns`, in rank order, removed from the host.
   std::vector<Burst> finish_due(int64_t now_ns);
-  // Cuts `rank`'s burst short at `now_ns` (a crash) and returns it; work_ns is what it had
-  // left to do plus what it did. Returns a burst with no progress if the rank has none.
+  // Cuts `rank`'s burst short at `now_ns` (a crash) and returns it, done_ns the solo time it
+  // had. Returns a burst with no progress if the rank has none.
   Burst stop(int rank, int64_t now_ns);
   // When the next running burst ends at the present share, or -1 with none running.
   int64_t next_finish_ns() const;
