@@ -23,6 +23,9 @@ c10d::ReduceOp gloo_reduce(ReduceOp op) {
   throw std::invalid_argument("gloo: unknown reduce operation");
 }
 
+// c10's messages carry a C++ backtrace after the first line; users need the first.
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
 // "all_reduce", or "send to rank 3": what failed, for error messages.
 std::string describe(OpType op, int peer) {
   std::string text = op_name(op);
@@ -66,11 +69,6 @@ class GlooWork final : public Work {
   }
 
  private:
-  // c10's messages carry a C++ backtrace after the first line; users need the first.
-  static std::string first_line(const std::string& text) {
-    return text.substr(0, text.find('\n'));
-  }
-
   std::vector<c10::intrusive_ptr<c10d::Work>> works_;
   std::string what_;
   std::chrono::milliseconds timeout_;
@@ -115,9 +113,8 @@ class GlooComm final : public Comm {
     try {
       group_ = c10::make_intrusive<c10d::ProcessGroupGloo>(store_, rank, size, options_);
     } catch (const std::exception& e) {
-      const std::string text = e.what();
       throw std::runtime_error("gloo: rank " + std::to_string(rank) + " of " + std::to_string(size) +
-                               " could not connect to its peers: " + text.substr(0, text.find('\n')));
+                               " could not connect to its peers: " + first_line(e.what()));
     }
     wait_for_every_member();
   }
@@ -428,9 +425,8 @@ class GlooComm final : public Comm {
       if (store_->add("connected", 1) == size_) store_->set("every-member-connected", {1});
       store_->wait({"every-member-connected"}, options_->timeout);
     } catch (const std::exception& e) {
-      const std::string text = e.what();
       throw std::runtime_error("gloo: rank " + std::to_string(rank_) + " of " + std::to_string(size_) +
-                               " connected, but not every member did: " + text.substr(0, text.find('\n')));
+                               " connected, but not every member did: " + first_line(e.what()));
     }
   }
 
